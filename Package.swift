@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "scroll-playground",
+    products: [
+        .executable(name: "scroll-playground", targets: ["scroll-playground"]),
+    ],
+    targets: [
+        // libwebsockets from Debian's libwebsockets-dev; only LWSTransport imports it.
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        // The authoritative scroll logic: pure values and functions, no C, no Dispatch, no clock.
+        .target(name: "ScrollCore"),
+        // HTTP + WebSocket server and client on libwebsockets: the one funnel for lws_* calls.
+        .target(name: "LWSTransport", dependencies: ["CLibWebSockets"]),
+        // Sessions, event log sinks and the HTTP API, wired between ScrollCore and the transport.
+        .target(name: "PlaygroundServer", dependencies: ["ScrollCore", "LWSTransport"]),
+        .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer"]),
+        .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
+        .testTarget(
+            name: "PlaygroundServerTests",
+            dependencies: ["PlaygroundServer", "LWSTransport", "scroll-playground"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,240 @@
+/// A message from the page to the server (SPEC §5).
+public enum ClientMessage: Equatable, Sendable {
+    /// The first message: opens or resumes a session.
+    case hello(Hello)
+    /// The page's scroll geometry for one animation frame.
+    case geometry(GeometryReport)
+    /// A partial settings update, applied at once (camelCase names, unknown ones ignored).
+    case config([String: JSONValue])
+    /// Refresh now, under the same guards as a pull.
+    case refresh
+    /// Load the next page now, under the same guards as reaching the bottom.
+    case loadMore
+    /// Back to the initial items.
+    case reset
+    /// Round-trip probe; answered with `pong` carrying the same id.
+    case ping(id: JSONValue)
+}
+
+/// The `hello` message.
+public struct Hello: Equatable, Sendable {
+    /// Protocol version the page speaks.
+    public var version: Int
+    /// Settings for the new session, `preset` among them (camelCase names).
+    public var config: [String: JSONValue]
+    /// A resume token from an earlier `welcome`.
+    public var resume: String?
+    /// The last items `rev` the page rendered.
+    public var lastRev: Int?
+
+    public init(version: Int = 1, config: [String: JSONValue] = [:], resume: String? = nil, lastRev: Int? = nil) {
+        self.version = version
+        self.config = config
+        self.resume = resume
+        self.lastRev = lastRev
+    }
+}
+
+/// The `geometry` message: one frame's `ScrollGeometry` and phase.
+public struct GeometryReport: Equatable, Sendable, Codable {
+    /// The page's sequence number, echoed as `state.ack`.
+    public var seq: Int
+    /// The page's clock in ms (any epoch).
+    public var t: Double
+    public var geometry: ScrollGeometry
+    public var phase: ScrollPhase
+
+    public init(seq: Int, t: Double = 0, geometry: ScrollGeometry, phase: ScrollPhase = .idle) {
+        self.seq = seq
+        self.t = t
+        self.geometry = geometry
+        self.phase = phase
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case type, seq, t, contentOffset, contentSize, containerSize, contentInsets, phase
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        seq = try container.decode(Int.self, forKey: .seq)
+        t = try container.decode(Double.self, forKey: .t)
+        geometry = ScrollGeometry(
+            contentOffset: try container.decode(ScrollPoint.self, forKey: .contentOffset),
+            contentSize: try container.decode(ScrollSize.self, forKey: .contentSize),
+            containerSize: try container.decode(ScrollSize.self, forKey: .containerSize),
+            contentInsets: try container.decodeIfPresent(ScrollInsets.self, forKey: .contentInsets) ?? .zero)
+        phase = try container.decode(ScrollPhase.self, forKey: .phase)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("geometry", forKey: .type)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(t, forKey: .t)
+        try container.encode(geometry.contentOffset, forKey: .contentOffset)
+        try container.encode(geometry.contentSize, forKey: .contentSize)
+        try container.encode(geometry.containerSize, forKey: .containerSize)
+        try container.encode(geometry.contentInsets, forKey: .contentInsets)
+        try container.encode(phase, forKey: .phase)
+    }
+}
+
+/// The §5 error codes.
+public enum ErrorCode: String, Equatable, Sendable, CaseIterable {
+    /// The text is not JSON.
+    case badJSON = "bad_json"
+    /// JSON, but a field is missing or has the wrong type or value (the message names it).
+    case badMessage = "bad_message"
+    /// The `type` is not one the server knows.
+    case unknownType = "unknown_type"
+    /// The message exceeds the size limit; the connection closes with 1009.
+    case tooLarge = "too_large"
+    /// Too many messages; some were coalesced.
+    case rateLimited = "rate_limited"
+    /// A message that needs a session arrived before `hello`.
+    case notReady = "not_ready"
+}
+
+/// A refused message: the `error` reply's code, message and the geometry `seq` it refers to.
+public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var code: ErrorCode
+    public var message: String
+    public var ref: Int?
+
+    public init(_ code: ErrorCode, _ message: String, ref: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.ref = ref
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+extension ClientMessage {
+    /// Decodes one text frame, mapping every failure to its §5 error code.
+    public static func decode(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> ClientMessage {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw ProtocolError(.badJSON, "not JSON: \(error)")
+        }
+        guard let fields = document.object else { throw ProtocolError(.badMessage, "a message must be a JSON object") }
+        guard let typeValue = fields["type"] else { throw ProtocolError(.badMessage, "missing field \"type\"") }
+        guard let type = typeValue.string else { throw ProtocolError(.badMessage, "field \"type\" must be a string") }
+        var reader = FieldReader(fields: fields)
+        switch type {
+        case "hello":
+            return .hello(try reader.hello())
+        case "geometry":
+            return .geometry(try reader.geometry())
+        case "config":
+            var settings = fields
+            settings["type"] = nil
+            return .config(settings)
+        case "refresh": return .refresh
+        case "loadMore": return .loadMore
+        case "reset": return .reset
+        case "ping":
+            return .ping(id: fields["id"] ?? .null)
+        default:
+            throw ProtocolError(.unknownType, "unknown message type \"\(type)\"")
+        }
+    }
+}
+
+/// Reads typed fields out of a decoded message, naming the field in every failure.
+private struct FieldReader {
+    let fields: [String: JSONValue]
+    var ref: Int? = nil
+
+    func missing(_ path: String) -> ProtocolError {
+        ProtocolError(.badMessage, "missing field \"\(path)\"", ref: ref)
+    }
+
+    func wrong(_ path: String, _ expected: String) -> ProtocolError {
+        ProtocolError(.badMessage, "field \"\(path)\" must be \(expected)", ref: ref)
+    }
+
+    func number(_ value: JSONValue?, _ path: String) throws(ProtocolError) -> Double {
+        guard let value else { throw missing(path) }
+        guard let number = value.number else { throw wrong(path, "a number") }
+        return number
+    }
+
+    func integer(_ value: JSONValue?, _ path: String) throws(ProtocolError) -> Int {
+        let number = try self.number(value, path)
+        guard number == number.rounded(), number >= 0, number < 9_007_199_254_740_992 else {
+            throw wrong(path, "a non-negative integer")
+        }
+        return Int(number)
+    }
+
+    func object(_ name: String, optional: Bool = false) throws(ProtocolError) -> [String: JSONValue]? {
+        guard let value = fields[name] else {
+            if optional { return nil }
+            throw missing(name)
+        }
+        guard let object = value.object else { throw wrong(name, "an object") }
+        return object
+    }
+
+    func point(_ name: String) throws(ProtocolError) -> ScrollPoint {
+        let members = try object(name)!
+        return ScrollPoint(x: try number(members["x"], "\(name).x"), y: try number(members["y"], "\(name).y"))
+    }
+
+    func size(_ name: String) throws(ProtocolError) -> ScrollSize {
+        let members = try object(name)!
+        let size = ScrollSize(
+            width: try number(members["width"], "\(name).width"), height: try number(members["height"], "\(name).height"))
+        guard size.width >= 0 else { throw wrong("\(name).width", "≥ 0") }
+        guard size.height >= 0 else { throw wrong("\(name).height", "≥ 0") }
+        return size
+    }
+
+    func insets(_ name: String) throws(ProtocolError) -> ScrollInsets {
+        guard let members = try object(name, optional: true) else { return .zero }
+        func edge(_ key: String) throws(ProtocolError) -> Double {
+            guard let value = members[key] else { return 0 }
+            return try number(value, "\(name).\(key)")
+        }
+        return ScrollInsets(
+            top: try edge("top"), leading: try edge("leading"), bottom: try edge("bottom"), trailing: try edge("trailing"))
+    }
+
+    mutating func geometry() throws(ProtocolError) -> GeometryReport {
+        let seq = try integer(fields["seq"], "seq")
+        ref = seq
+        let t = try number(fields["t"], "t")
+        let geometry = ScrollGeometry(
+            contentOffset: try point("contentOffset"), contentSize: try size("contentSize"),
+            containerSize: try size("containerSize"), contentInsets: try insets("contentInsets"))
+        guard let phaseValue = fields["phase"] else { throw missing("phase") }
+        guard let name = phaseValue.string, let phase = ScrollPhase(rawValue: name) else {
+            throw wrong("phase", "one of \(ScrollPhase.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return GeometryReport(seq: seq, t: t, geometry: geometry, phase: phase)
+    }
+
+    func hello() throws(ProtocolError) -> Hello {
+        var hello = Hello()
+        if let version = fields["version"] {
+            hello.version = try integer(version, "version")
+            guard hello.version == 1 else { throw wrong("version", "1") }
+        }
+        hello.config = try object("config", optional: true) ?? [:]
+        if let preset = fields["preset"] {
+            hello.config["preset"] = preset
+        }
+        if let resume = fields["resume"], resume != .null {
+            guard let token = resume.string else { throw wrong("resume", "a string") }
+            hello.resume = token
+        }
+        if let lastRev = fields["lastRev"], lastRev != .null {
+            hello.lastRev = try integer(lastRev, "lastRev")
+        }
+        return hello
+    }
+}

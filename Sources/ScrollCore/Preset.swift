@@ -1,0 +1,66 @@
+/// A published SwiftUI scroll design the server reproduces, or the recommended `playground` (SPEC §4).
+public enum Preset: String, Equatable, Hashable, Sendable, Codable, CaseIterable {
+    /// `CustomScrollView` with `reachToBottom`: GeometryReader + PreferenceKey.
+    case customScrollView
+    /// `OffsetObservingScrollView` / `PositionObservingView`: publishes the content origin.
+    case offsetObserving
+    /// `RefreshableView`, first version: GeometryReader + PreferenceKey + `coordinateSpace`.
+    case refreshableLegacy
+    /// `RefreshableView`, improved with `onScrollGeometryChange`.
+    case refreshable
+    /// `RefreshOffsetObservableScrollView`: refreshes as soon as the offset passes the threshold.
+    case refreshOffsetObservable
+    /// The recommended behaviour that fixes the designs' known pitfalls.
+    case playground
+
+    /// The SwiftUI design this preset reproduces, in a few words.
+    public var design: String {
+        switch self {
+        case .customScrollView: "CustomScrollView with reachToBottom (GeometryReader + PreferenceKey)"
+        case .offsetObserving: "OffsetObservingScrollView / PositionObservingView"
+        case .refreshableLegacy: "RefreshableView, first version (GeometryReader + PreferenceKey + coordinateSpace)"
+        case .refreshable: "RefreshableView, improved (onScrollGeometryChange)"
+        case .refreshOffsetObservable: "RefreshOffsetObservableScrollView"
+        case .playground: "Recommended: fixes the known pitfalls of the other designs"
+        }
+    }
+
+    /// Its rule, in one line.
+    public var rule: String {
+        switch self {
+        case .customScrollView:
+            "Bottom when contentSize.height <= offset + container height (no threshold, no insets); loads on the edge. No pull."
+        case .offsetObserving:
+            "Publishes origin = -contentOffset; no bottom or pull detection; offsetChanged at most 10/s."
+        case .refreshableLegacy:
+            "Loads on every geometry within bottomThreshold while not loading; refresh on release past pullThreshold."
+        case .refreshable:
+            "Loads on the edge within bottomThreshold; refresh on release with pull (insets counted) past pullThreshold."
+        case .refreshOffsetObservable:
+            "Refreshes at once when offset < -pullThreshold, no release; refreshing clears after a fixed hold."
+        case .playground:
+            "Edge-triggered bottom with insets and 0.5 px slack, re-armed per page; pull armed at threshold, disarmed below 80%."
+        }
+    }
+
+    /// Whether the preset detects reaching the bottom.
+    public var detectsBottom: Bool {
+        switch self {
+        case .customScrollView, .refreshableLegacy, .refreshable, .playground: true
+        case .offsetObserving, .refreshOffsetObservable: false
+        }
+    }
+
+    /// Whether the preset has pull-to-refresh.
+    public var detectsPull: Bool {
+        switch self {
+        case .refreshableLegacy, .refreshable, .refreshOffsetObservable, .playground: true
+        case .customScrollView, .offsetObserving: false
+        }
+    }
+
+    /// The pull threshold when the session has not set one.
+    public var defaultPullThreshold: Double {
+        self == .refreshOffsetObservable ? 100 : 68
+    }
+}

@@ -1,0 +1,141 @@
+/// What a preset's rules remember from one geometry to the next.
+public struct RuleMemory: Equatable, Hashable, Sendable {
+    /// The bottom rule's value on the last geometry.
+    public var reachedBottom = false
+    /// The phase of the last geometry, to see the release.
+    public var phase: ScrollPhase = .idle
+    /// The pull as the preset sees it.
+    public var pull = PullState()
+    /// `playground`: the content length when items last landed; the first geometry with another length
+    /// re-evaluates the bottom rule.
+    public var contentLengthAtLanding: Double?
+    /// `refreshOffsetObservable`: whether the offset was exactly (0, 0).
+    public var atOrigin = true
+
+    public init() {}
+}
+
+/// What a preset's rules conclude from one geometry, before the session's guards apply.
+public struct RuleVerdict: Equatable, Sendable {
+    /// The bottom rule's value (false for presets without one).
+    public var reachedBottom = false
+    /// The rule asks for a page load now.
+    public var loadFires = false
+    /// The pull went from nothing to something.
+    public var pullStarted = false
+    /// The pull became eligible to refresh.
+    public var becameEligible = false
+    /// The rule asks for a refresh now.
+    public var refreshFires = false
+    /// `refreshOffsetObservable`: the offset returned to exactly (0, 0).
+    public var returnedToOrigin = false
+}
+
+extension Preset {
+    /// Runs this preset's detection rules (SPEC §4) on one geometry.
+    ///
+    /// `refreshing` is the session's refresh indicator: some designs ignore or freeze the pull meanwhile.
+    public func evaluate(
+        _ geometry: ScrollGeometry, phase: ScrollPhase, config: ScrollConfig, refreshing: Bool,
+        memory: inout RuleMemory
+    ) -> RuleVerdict {
+        let axis = geometry.along(config.axis)
+        let released = memory.phase == .interacting && phase != .interacting
+        defer { memory.phase = phase }
+        var verdict = RuleVerdict()
+        // Seed guard: an unmeasured content size is recorded but decides nothing.
+        guard axis.contentLength != 0 else {
+            verdict.reachedBottom = memory.reachedBottom
+            return verdict
+        }
+        evaluateBottom(axis, config: config, memory: &memory, verdict: &verdict)
+        evaluatePull(geometry, axis, released: released, config: config, refreshing: refreshing, memory: &memory, verdict: &verdict)
+        return verdict
+    }
+
+    private func evaluateBottom(_ axis: AxisGeometry, config: ScrollConfig, memory: inout RuleMemory, verdict: inout RuleVerdict) {
+        let level: Bool
+        switch self {
+        case .offsetObserving, .refreshOffsetObservable:
+            return
+        case .customScrollView:
+            level = axis.contentLength <= axis.offset + axis.containerLength
+            verdict.loadFires = level && !memory.reachedBottom
+        case .refreshableLegacy:
+            let maxY = axis.contentLength - axis.offset
+            level = maxY - config.bottomThreshold <= axis.containerLength
+            verdict.loadFires = level
+        case .refreshable:
+            level = axis.offset + axis.containerLength >= axis.contentLength - config.bottomThreshold
+            verdict.loadFires = level && !memory.reachedBottom
+        case .playground:
+            level = axis.distanceToBottom <= config.bottomThreshold + AxisGeometry.slack
+            var rearmed = false
+            if let landed = memory.contentLengthAtLanding, landed != axis.contentLength {
+                memory.contentLengthAtLanding = nil
+                rearmed = true
+            }
+            verdict.loadFires = level && (!memory.reachedBottom || rearmed)
+        }
+        memory.reachedBottom = level
+        verdict.reachedBottom = level
+    }
+
+    private func evaluatePull(
+        _ geometry: ScrollGeometry, _ axis: AxisGeometry, released: Bool, config: ScrollConfig, refreshing: Bool,
+        memory: inout RuleMemory, verdict: inout RuleVerdict
+    ) {
+        let threshold = config.pullThreshold
+        func progress(_ pull: Double) -> Double {
+            threshold > 0 ? min(max(pull / threshold, 0), 1) : (pull > 0 ? 1 : 0)
+        }
+        let before = memory.pull
+        switch self {
+        case .customScrollView, .offsetObserving:
+            return
+        case .refreshableLegacy:
+            let offset = -axis.offset
+            guard !refreshing else { break }
+            memory.pull.distance = max(0, offset)
+            memory.pull.progress = progress(offset)
+            if released {
+                memory.pull.eligible = offset > threshold
+                verdict.refreshFires = memory.pull.eligible
+            }
+        case .refreshable:
+            let pull = -axis.offset - axis.leadingInset
+            memory.pull.distance = max(0, pull)
+            if !memory.pull.eligible { memory.pull.progress = progress(pull) }
+            if released, !memory.pull.eligible, pull > threshold {
+                memory.pull.eligible = true
+                verdict.refreshFires = true
+            }
+        case .refreshOffsetObservable:
+            let distance = max(0, -axis.offset)
+            memory.pull = PullState(distance: distance, progress: progress(distance), eligible: axis.offset < -threshold)
+            verdict.refreshFires = memory.pull.eligible && !refreshing
+            let atOrigin = geometry.contentOffset == .zero
+            verdict.returnedToOrigin = atOrigin && !memory.atOrigin
+            memory.atOrigin = atOrigin
+        case .playground:
+            // Pulls during a refresh are ignored: the indicator stays as it is until the refresh ends.
+            guard !refreshing else { return }
+            let pull = axis.pullDistance
+            // The release decides on the arming the gesture had before it, whatever the release frame says.
+            if released, memory.pull.eligible {
+                verdict.refreshFires = true
+            }
+            memory.pull.distance = pull
+            memory.pull.progress = progress(pull)
+            if verdict.refreshFires {
+                break
+            } else if !memory.pull.eligible, pull >= threshold - AxisGeometry.slack {
+                memory.pull.eligible = true
+            } else if memory.pull.eligible, pull < 0.8 * threshold {
+                memory.pull.eligible = false
+            }
+        }
+        verdict.pullStarted = before.distance == 0 && memory.pull.distance > 0
+        verdict.becameEligible = !before.eligible && memory.pull.eligible
+    }
+}

@@ -1,0 +1,205 @@
+/// Every tunable setting of a session (SPEC §4), with its default.
+public struct ScrollConfig: Equatable, Hashable, Sendable {
+    /// Which design's rules decide.
+    public var preset: Preset = .playground
+    /// How close to the end counts as the bottom, in px.
+    public var bottomThreshold: Double = 50
+    /// The pull distance that arms a refresh, when set explicitly; otherwise the preset's default.
+    public var explicitPullThreshold: Double? = nil
+    /// Items in the first page.
+    public var initialCount: Int = 30
+    /// Items per page load.
+    public var pageSize: Int = 20
+    /// Items a refresh prepends.
+    public var refreshCount: Int = 5
+    /// Feed length after which `hasMore` is false; 0 = endless.
+    public var maxItems: Int = 200
+    /// How long a page load takes.
+    public var loadLatencyMs: Int = 600
+    /// How long a refresh takes.
+    public var refreshLatencyMs: Int = 1200
+    /// Latencies vary uniformly by up to this much either way.
+    public var jitterMs: Int = 0
+    /// Probability (0…1) that a load or refresh fails.
+    public var failureRate: Double = 0
+    /// How long `refreshOffsetObservable` keeps `refreshing` on, whatever the refresh does.
+    public var refreshHoldMs: Int = 2000
+    /// The observed axis.
+    public var axis: ScrollAxis = .vertical
+    /// Seeds the synthetic feed and the latency / failure generator.
+    public var seed: UInt64 = 1
+    /// Whether every geometry is also run through the other presets' rules.
+    public var compare: Bool = false
+
+    public init() {}
+
+    /// The pull threshold in force: the explicit one, else the preset's default.
+    public var pullThreshold: Double {
+        explicitPullThreshold ?? preset.defaultPullThreshold
+    }
+}
+
+/// A setting that cannot be applied, naming the field and what it accepts.
+public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The value has the wrong JSON type.
+    case wrongType(field: String, expected: String)
+    /// The number is outside the accepted range.
+    case outOfRange(field: String, range: String)
+    /// The name is not one of the accepted names.
+    case unknownName(field: String, accepted: [String])
+
+    /// The offending field.
+    public var field: String {
+        switch self {
+        case .wrongType(let field, _), .outOfRange(let field, _), .unknownName(let field, _): field
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .wrongType(let field, let expected): "\(field) must be \(expected)"
+        case .outOfRange(let field, let range): "\(field) must be in \(range)"
+        case .unknownName(let field, let accepted): "\(field) must be one of \(accepted.joined(separator: ", "))"
+        }
+    }
+}
+
+extension ScrollConfig {
+    /// One setting: its JSON (camelCase) name, its command-line flag, and how to read it.
+    public struct Setting: Sendable {
+        /// The camelCase name used in JSON.
+        public let name: String
+        /// The kebab-case command-line flag, without dashes.
+        public let flag: String
+        /// What the setting does, for `--help`.
+        public let help: String
+        let apply: @Sendable (inout ScrollConfig, JSONValue) throws(ConfigError) -> Void
+        let read: @Sendable (ScrollConfig) -> JSONValue
+    }
+
+    /// Every setting, in the order `--help` lists them.
+    public static let settings: [Setting] = [
+        .choice("preset", "preset", "preset (design) whose rules decide", \.preset),
+        .number("bottomThreshold", "bottom-threshold", "px from the end that count as the bottom", \.bottomThreshold, 0...100_000),
+        Setting(
+            name: "pullThreshold", flag: "pull-threshold",
+            help: "pull distance (px) that arms a refresh (default 68, 100 for refreshOffsetObservable)",
+            apply: { (config, value) throws(ConfigError) in
+                config.explicitPullThreshold = try readNumber(value, "pullThreshold", 0...100_000)
+            },
+            read: { .number($0.pullThreshold) }),
+        .integer("initialCount", "initial-count", "items in the first page", \.initialCount, 0...1000),
+        .integer("pageSize", "page-size", "items per page load", \.pageSize, 1...500),
+        .integer("refreshCount", "refresh-count", "items a refresh prepends", \.refreshCount, 0...500),
+        .integer("maxItems", "max-items", "feed length, then hasMore is false (0 = endless)", \.maxItems, 0...1_000_000),
+        .integer("loadLatencyMs", "load-latency-ms", "page load latency (ms)", \.loadLatencyMs, 0...600_000),
+        .integer("refreshLatencyMs", "refresh-latency-ms", "refresh latency (ms)", \.refreshLatencyMs, 0...600_000),
+        .integer("jitterMs", "jitter-ms", "latency varies by up to this much either way (ms)", \.jitterMs, 0...600_000),
+        .number("failureRate", "failure-rate", "probability 0…1 that a load or refresh fails", \.failureRate, 0...1),
+        .integer("refreshHoldMs", "refresh-hold-ms", "how long refreshOffsetObservable shows refreshing (ms)", \.refreshHoldMs, 0...600_000),
+        .choice("axis", "axis", "scroll axis", \.axis),
+        Setting(
+            name: "seed", flag: "seed", help: "seed of the synthetic feed and of latency / failure draws",
+            apply: { (config, value) throws(ConfigError) in
+                config.seed = UInt64(try readInteger(value, "seed", 0...9_007_199_254_740_991))
+            },
+            read: { .number(Double($0.seed)) }),
+        Setting(
+            name: "compare", flag: "compare", help: "run every geometry through every preset and log disagreements",
+            apply: { (config, value) throws(ConfigError) in
+                guard let flag = value.bool else { throw .wrongType(field: "compare", expected: "true or false") }
+                config.compare = flag
+            },
+            read: { .bool($0.compare) }),
+    ]
+
+    /// Applies the settings present in `fields` (unknown names are ignored), all or nothing.
+    public mutating func apply(_ fields: [String: JSONValue]) throws(ConfigError) {
+        var updated = self
+        for setting in Self.settings {
+            guard let value = fields[setting.name] else { continue }
+            try setting.apply(&updated, value)
+        }
+        self = updated
+    }
+
+    /// Applies one setting given as text (a command-line value).
+    public mutating func apply(name: String, text: String) throws(ConfigError) {
+        guard let setting = Self.settings.first(where: { $0.name == name }) else {
+            throw .unknownName(field: "setting", accepted: Self.settings.map(\.name))
+        }
+        let value: JSONValue
+        if let number = Double(text) {
+            value = .number(number)
+        } else if text == "true" || text == "false" {
+            value = .bool(text == "true")
+        } else {
+            value = .string(text)
+        }
+        try setting.apply(&self, value)
+    }
+
+    /// All settings as JSON (camelCase), as `welcome.config` shows them.
+    public var json: JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: Self.settings.map { ($0.name, $0.read(self)) }))
+    }
+}
+
+extension ScrollConfig.Setting {
+    static func number(
+        _ name: String, _ flag: String, _ help: String, _ path: WritableKeyPath<ScrollConfig, Double> & Sendable,
+        _ range: ClosedRange<Double>
+    ) -> Self {
+        Self(
+            name: name, flag: flag, help: help,
+            apply: { (config, value) throws(ConfigError) in config[keyPath: path] = try readNumber(value, name, range) },
+            read: { .number($0[keyPath: path]) })
+    }
+
+    static func integer(
+        _ name: String, _ flag: String, _ help: String, _ path: WritableKeyPath<ScrollConfig, Int> & Sendable,
+        _ range: ClosedRange<Int>
+    ) -> Self {
+        Self(
+            name: name, flag: flag, help: help,
+            apply: { (config, value) throws(ConfigError) in config[keyPath: path] = try readInteger(value, name, range) },
+            read: { .int($0[keyPath: path]) })
+    }
+
+    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ name: String, _ flag: String, _ help: String, _ path: WritableKeyPath<ScrollConfig, Choice> & Sendable
+    ) -> Self where Choice.RawValue == String {
+        let accepted = Choice.allCases.map(\.rawValue)
+        return Self(
+            name: name, flag: flag, help: "\(help): \(accepted.joined(separator: ", "))",
+            apply: { (config, value) throws(ConfigError) in
+                guard let text = value.string else { throw .wrongType(field: name, expected: "a string") }
+                guard let choice = Choice(rawValue: text) else { throw .unknownName(field: name, accepted: accepted) }
+                config[keyPath: path] = choice
+            },
+            read: { .string($0[keyPath: path].rawValue) })
+    }
+}
+
+private func readNumber(_ value: JSONValue, _ field: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Double {
+    guard let number = value.number else { throw .wrongType(field: field, expected: "a number") }
+    guard range.contains(number) else { throw .outOfRange(field: field, range: describe(range)) }
+    return number
+}
+
+private func readInteger(_ value: JSONValue, _ field: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int {
+    guard let number = value.number, number == number.rounded(), abs(number) < 1e16 else {
+        throw .wrongType(field: field, expected: "an integer")
+    }
+    guard range.contains(Int(number)) else { throw .outOfRange(field: field, range: "\(range.lowerBound)…\(range.upperBound)") }
+    return Int(number)
+}
+
+private func describe(_ range: ClosedRange<Double>) -> String {
+    var writer = JSONWriter()
+    writer.number(range.lowerBound)
+    let lower = String(decoding: writer.bytes, as: UTF8.self)
+    writer = JSONWriter()
+    writer.number(range.upperBound)
+    return "\(lower)…\(String(decoding: writer.bytes, as: UTF8.self))"
+}

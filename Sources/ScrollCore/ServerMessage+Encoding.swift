@@ -1,0 +1,172 @@
+extension ServerMessage {
+    /// The message as one compact JSON text frame.
+    public func encoded() -> [UInt8] {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.bytes
+    }
+
+    /// Writes the message as a JSON object.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        switch self {
+        case .welcome(let session, let resume, let config):
+            writer.key("type")
+            writer.string("welcome")
+            writer.key("session")
+            writer.string(session)
+            writer.key("resume")
+            writer.string(resume)
+            writer.key("config")
+            writer.value(config.json)
+            writer.key("presets")
+            writer.beginArray()
+            for preset in Preset.allCases {
+                writer.beginObject()
+                writer.key("name")
+                writer.string(preset.rawValue)
+                writer.key("design")
+                writer.string(preset.design)
+                writer.key("rule")
+                writer.string(preset.rule)
+                writer.endObject()
+            }
+            writer.endArray()
+        case .items(let message):
+            writer.key("type")
+            writer.string("items")
+            message.writeFields(to: &writer)
+        case .state(let message):
+            writer.key("type")
+            writer.string("state")
+            message.writeFields(to: &writer)
+        case .event(let record):
+            writer.key("type")
+            writer.string("event")
+            record.writeFields(to: &writer)
+        case .command(let name):
+            writer.key("type")
+            writer.string("command")
+            writer.key("name")
+            writer.string(name)
+        case .error(let error):
+            writer.key("type")
+            writer.string("error")
+            writer.key("code")
+            writer.string(error.code.rawValue)
+            writer.key("message")
+            writer.string(error.message)
+            if let ref = error.ref {
+                writer.key("ref")
+                writer.number(ref)
+            }
+        case .pong(let id):
+            writer.key("type")
+            writer.string("pong")
+            writer.key("id")
+            writer.value(id)
+        }
+        writer.endObject()
+    }
+}
+
+extension ItemsMessage {
+    fileprivate func writeFields(to writer: inout JSONWriter) {
+        writer.key("op")
+        writer.string(op.rawValue)
+        writer.key("rev")
+        writer.number(rev)
+        writer.key("items")
+        writer.beginArray()
+        for item in items { writer.value(item.json) }
+        writer.endArray()
+        writer.key("total")
+        writer.number(total)
+        writer.key("hasMore")
+        writer.bool(hasMore)
+    }
+}
+
+extension StateMessage {
+    fileprivate func writeFields(to writer: inout JSONWriter) {
+        writer.key("ack")
+        if let ack { writer.number(ack) } else { writer.null() }
+        writer.key("preset")
+        writer.string(preset.rawValue)
+        writer.key("reachedBottom")
+        writer.bool(reachedBottom)
+        writer.key("pull")
+        writer.beginObject()
+        writer.key("distance")
+        writer.number(pull.distance)
+        writer.key("progress")
+        writer.number(pull.progress)
+        writer.key("eligible")
+        writer.bool(pull.eligible)
+        writer.endObject()
+        writer.key("refreshing")
+        writer.bool(refreshing)
+        writer.key("loadingNextPage")
+        writer.bool(loadingNextPage)
+        writer.key("hasMore")
+        writer.bool(hasMore)
+        writer.key("itemCount")
+        writer.number(itemCount)
+        writer.key("indicator")
+        writer.beginObject()
+        writer.key("top")
+        writer.beginObject()
+        writer.key("visible")
+        writer.bool(indicator.topVisible)
+        writer.key("height")
+        writer.number(indicator.topHeight)
+        writer.key("scale")
+        writer.number(indicator.topScale)
+        writer.key("opacity")
+        writer.number(indicator.topOpacity)
+        writer.endObject()
+        writer.key("bottom")
+        writer.beginObject()
+        writer.key("visible")
+        writer.bool(indicator.bottomVisible)
+        writer.endObject()
+        writer.endObject()
+        if let origin {
+            writer.key("origin")
+            writer.beginObject()
+            writer.key("x")
+            writer.number(origin.x)
+            writer.key("y")
+            writer.number(origin.y)
+            writer.endObject()
+        }
+    }
+}
+
+extension EventRecord {
+    /// The record as a JSON object, as the log files and `/api/events` hold it.
+    public func encoded() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writeFields(to: &writer)
+        writer.endObject()
+        return writer.bytes
+    }
+
+    fileprivate func writeFields(to writer: inout JSONWriter) {
+        writer.key("seq")
+        writer.number(seq)
+        writer.key("time")
+        writer.string(time)
+        writer.key("session")
+        writer.string(session)
+        writer.key("name")
+        writer.string(entry.name.rawValue)
+        if let geometrySeq = entry.geometrySeq {
+            writer.key("geometrySeq")
+            writer.number(geometrySeq)
+        }
+        writer.key("data")
+        writer.value(.object(entry.data))
+    }
+}

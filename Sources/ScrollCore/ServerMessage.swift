@@ -1,0 +1,179 @@
+/// A message from the server to the page (SPEC §5).
+public enum ServerMessage: Equatable, Sendable {
+    /// The session is open: its id, resume token, settings and the presets on offer.
+    case welcome(session: String, resume: String, config: ScrollConfig)
+    /// Items changed.
+    case items(ItemsMessage)
+    /// The authoritative scroll state.
+    case state(StateMessage)
+    /// One event record, live.
+    case event(EventRecord)
+    /// Something the page must do, e.g. `scrollToTop`.
+    case command(name: String)
+    /// A refused message.
+    case error(ProtocolError)
+    /// The answer to `ping`.
+    case pong(id: JSONValue)
+
+    /// Messages with the same key may replace each other in a backed-up send queue (only the newest
+    /// `state` matters); nil means the message must never be dropped.
+    public var coalescingKey: String? {
+        if case .state = self { return "state" }
+        return nil
+    }
+}
+
+/// The `items` message.
+public struct ItemsMessage: Equatable, Sendable {
+    /// How the items apply to what the page has.
+    public enum Operation: String, Equatable, Sendable {
+        /// The page's items become exactly these.
+        case replace
+        /// Add at the end.
+        case append
+        /// Add at the start.
+        case prepend
+    }
+
+    public var op: Operation
+    /// Increases by one per items message of the session.
+    public var rev: Int
+    public var items: [FeedItem]
+    /// The session's item count after this message.
+    public var total: Int
+    public var hasMore: Bool
+
+    public init(op: Operation, rev: Int, items: [FeedItem], total: Int, hasMore: Bool) {
+        self.op = op
+        self.rev = rev
+        self.items = items
+        self.total = total
+        self.hasMore = hasMore
+    }
+}
+
+/// The pull-to-refresh part of `state`.
+public struct PullState: Equatable, Hashable, Sendable {
+    /// How far the content is pulled, in px.
+    public var distance: Double = 0
+    /// `distance` relative to the pull threshold, 0…1.
+    public var progress: Double = 0
+    /// Whether releasing now (or, for some presets, having released) starts a refresh.
+    public var eligible: Bool = false
+
+    public init(distance: Double = 0, progress: Double = 0, eligible: Bool = false) {
+        self.distance = distance
+        self.progress = progress
+        self.eligible = eligible
+    }
+}
+
+/// How the page should draw the refresh and load indicators.
+public struct IndicatorState: Equatable, Sendable {
+    public var topVisible: Bool
+    public var topHeight: Double
+    public var topScale: Double
+    public var topOpacity: Double
+    public var bottomVisible: Bool
+
+    public init(topVisible: Bool, topHeight: Double, topScale: Double, topOpacity: Double, bottomVisible: Bool) {
+        self.topVisible = topVisible
+        self.topHeight = topHeight
+        self.topScale = topScale
+        self.topOpacity = topOpacity
+        self.bottomVisible = bottomVisible
+    }
+}
+
+/// The `state` message.
+public struct StateMessage: Equatable, Sendable {
+    /// The `seq` of the last geometry the server applied.
+    public var ack: Int?
+    public var preset: Preset
+    public var reachedBottom: Bool
+    public var pull: PullState
+    public var refreshing: Bool
+    public var loadingNextPage: Bool
+    public var hasMore: Bool
+    public var itemCount: Int
+    public var indicator: IndicatorState
+    /// The content's origin in the scroll view's coordinate space (`offsetObserving` only).
+    public var origin: ScrollPoint?
+}
+
+/// An event as the core decides it: the server adds `seq`, `time` and `session` (SPEC §7).
+public struct LogEntry: Equatable, Sendable {
+    public var name: EventName
+    /// The geometry that caused it, if one did.
+    public var geometrySeq: Int?
+    public var data: [String: JSONValue]
+
+    public init(_ name: EventName, geometrySeq: Int? = nil, _ data: [String: JSONValue] = [:]) {
+        self.name = name
+        self.geometrySeq = geometrySeq
+        self.data = data
+    }
+}
+
+/// A complete event record (SPEC §7).
+public struct EventRecord: Equatable, Sendable {
+    /// Increases across the whole server.
+    public var seq: Int
+    /// ISO-8601 with milliseconds.
+    public var time: String
+    public var session: String
+    public var entry: LogEntry
+
+    public init(seq: Int, time: String, session: String, entry: LogEntry) {
+        self.seq = seq
+        self.time = time
+        self.session = session
+        self.entry = entry
+    }
+}
+
+/// The names of §7's events.
+public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
+    /// A session started with `hello`.
+    case sessionOpened
+    /// A reconnecting page got its session back.
+    case sessionResumed
+    /// A connection ended (data: close code, whether it is resumable).
+    case sessionClosed
+    /// Settings changed (data: the changed settings).
+    case configChanged
+    /// The preset's bottom rule became true.
+    case reachedBottom
+    /// The preset's bottom rule became false.
+    case leftBottom
+    /// A page load began.
+    case loadMoreStarted
+    /// A page landed.
+    case loadMoreFinished
+    /// A page load failed; items are unchanged.
+    case loadMoreFailed
+    /// A page load was abandoned (a refresh started, or a reset); its result is discarded.
+    case loadMoreCancelled
+    /// A load trigger arrived while a load could not start (one in flight, or a refresh).
+    case loadMoreSuppressed
+    /// The feed has no more items; logged once.
+    case feedExhausted
+    /// The content began to be pulled past its top.
+    case pullStarted
+    /// The pull reached the point where a release (or, for some presets, the pull itself) refreshes.
+    case refreshEligible
+    /// A refresh began.
+    case refreshStarted
+    /// A refresh landed.
+    case refreshFinished
+    /// A refresh failed; items are unchanged.
+    case refreshFailed
+    /// The server told the page to scroll to the top.
+    case scrollToTop
+    /// The content origin changed (throttled to 10 per second).
+    case offsetChanged
+    /// Compare mode: presets disagree on the same geometry.
+    case presetDisagreement
+    /// A message was refused.
+    case protocolError
+}

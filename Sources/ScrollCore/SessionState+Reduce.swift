@@ -1,0 +1,451 @@
+extension SessionState {
+    /// Applies one event and returns what the transport must do, in order (SPEC §3–§5).
+    ///
+    /// `now` is a monotonic clock in milliseconds, supplied by the caller so tests and replays control time.
+    public mutating func reduce(_ event: SessionEvent, now: Int64) -> [SessionEffect] {
+        var effects: [SessionEffect] = []
+        switch event {
+        case .helloReceived(let hello):
+            open(hello, into: &effects)
+        case .resumed(let lastRev):
+            resume(lastRev: lastRev, into: &effects)
+        case .geometryReceived(let report):
+            receive(report, now: now, into: &effects)
+        case .configReceived(let fields):
+            reconfigure(fields, into: &effects)
+        case .refreshRequested:
+            triggerRefresh(trigger: "manual", geometrySeq: nil, into: &effects)
+        case .loadMoreRequested:
+            triggerLoad(trigger: "manual", geometrySeq: nil, into: &effects)
+        case .resetRequested:
+            reset(into: &effects)
+        case .timerFired(let timer):
+            fire(timer, now: now, into: &effects)
+        }
+        if isOpen { sendStateIfChanged(into: &effects) }
+        return effects
+    }
+
+    // MARK: Opening, resuming, resetting
+
+    private mutating func open(_ hello: Hello, into effects: inout [SessionEffect]) {
+        guard !isOpen else {
+            effects.append(.send(.error(ProtocolError(.badMessage, "hello was already received"))))
+            return
+        }
+        do {
+            try config.apply(hello.config)
+        } catch {
+            effects.append(.send(.error(ProtocolError(.badMessage, error.description))))
+            return
+        }
+        isOpen = true
+        generator = SeededGenerator(seed: config.seed)
+        effects.append(.send(.welcome(session: id, resume: resumeToken, config: config)))
+        effects.append(.log(LogEntry(.sessionOpened, ["preset": .string(config.preset.rawValue), "config": config.json])))
+        loadInitialItems(into: &effects)
+    }
+
+    private mutating func resume(lastRev: Int?, into effects: inout [SessionEffect]) {
+        effects.append(.send(.welcome(session: id, resume: resumeToken, config: config)))
+        var data: [String: JSONValue] = ["rev": .int(rev)]
+        if let lastRev { data["lastRev"] = .int(lastRev) }
+        let missed = itemsHistory.filter { $0.rev > (lastRev ?? 0) }
+        if let lastRev, lastRev <= rev, missed.count == rev - lastRev {
+            effects += missed.map { .send(.items($0)) }
+            data["delivered"] = .int(missed.count)
+        } else {
+            sendItems(.replace, items, into: &effects)
+            data["delivered"] = "replace"
+        }
+        effects.append(.log(LogEntry(.sessionResumed, data)))
+        lastSentState = nil
+    }
+
+    private mutating func loadInitialItems(into effects: inout [SessionEffect]) {
+        let available = source.available(maxItems: config.maxItems)
+        let count = min(config.initialCount, available ?? .max)
+        items = (0..<count).compactMap { source.item(at: $0, seed: config.seed) }
+        cursor = items.count
+        page = 1
+        hasMore = available.map { cursor < $0 } ?? true
+        exhaustionLogged = false
+        sendItems(.replace, items, into: &effects)
+    }
+
+    private mutating func reset(into effects: inout [SessionEffect]) {
+        guard isOpen else { return }
+        if let load = pageLoad { cancelLoad(load, reason: "reset", into: &effects) }
+        if let operation = refresh {
+            effects.append(.cancel(.refresh(operation.token)))
+            refresh = nil
+        }
+        if refreshHoldPending {
+            effects.append(.cancel(.refreshHold))
+            refreshHoldPending = false
+        }
+        refreshing = false
+        reachedBottom = false
+        memory = RuleMemory()
+        shadows = [:]
+        bottomDisagreement = nil
+        loadInitialItems(into: &effects)
+    }
+
+    // MARK: Geometry
+
+    private mutating func receive(_ report: GeometryReport, now: Int64, into effects: inout [SessionEffect]) {
+        guard isOpen else { return }
+        lastGeometry = report
+        let seq = report.seq
+        let axis = report.geometry.along(config.axis)
+        let verdict = config.preset.evaluate(
+            report.geometry, phase: report.phase, config: config, refreshing: refreshing, memory: &memory)
+
+        if verdict.reachedBottom != reachedBottom {
+            reachedBottom = verdict.reachedBottom
+            effects.append(.log(LogEntry(
+                reachedBottom ? .reachedBottom : .leftBottom, geometrySeq: seq,
+                ["distanceToBottom": .number(axis.distanceToBottom)])))
+        }
+        if verdict.pullStarted {
+            effects.append(.log(LogEntry(.pullStarted, geometrySeq: seq, ["distance": .number(memory.pull.distance)])))
+        }
+        if verdict.becameEligible {
+            effects.append(.log(LogEntry(
+                .refreshEligible, geometrySeq: seq,
+                ["distance": .number(memory.pull.distance), "threshold": .number(config.pullThreshold)])))
+        }
+        if verdict.refreshFires {
+            triggerRefresh(trigger: "pull", geometrySeq: seq, into: &effects)
+        }
+        if verdict.loadFires {
+            triggerLoad(trigger: "bottom", geometrySeq: seq, into: &effects)
+        }
+        if verdict.returnedToOrigin {
+            effects.append(.send(.command(name: "scrollToTop")))
+            effects.append(.log(LogEntry(.scrollToTop, geometrySeq: seq)))
+        }
+        if config.preset == .offsetObserving {
+            observeOrigin(now: now, into: &effects)
+        }
+        if config.compare {
+            compare(report, into: &effects)
+        }
+    }
+
+    /// `offsetObserving`: logs the origin at most every 100 ms, and the last one held back once it settles.
+    private mutating func observeOrigin(now: Int64, into effects: inout [SessionEffect]) {
+        guard let origin = currentOrigin, origin != loggedOrigin else { return }
+        let interval: Int64 = 100
+        if let last = loggedOriginAt, now - last < interval {
+            if !originFlushPending {
+                originFlushPending = true
+                effects.append(.schedule(.originFlush, afterMilliseconds: Int(interval - (now - last))))
+            }
+            return
+        }
+        logOrigin(origin, now: now, into: &effects)
+    }
+
+    private mutating func logOrigin(_ origin: ScrollPoint, now: Int64, into effects: inout [SessionEffect]) {
+        loggedOrigin = origin
+        loggedOriginAt = now
+        effects.append(.log(LogEntry(
+            .offsetChanged, geometrySeq: lastGeometry?.seq, ["origin": ["x": .number(origin.x), "y": .number(origin.y)]])))
+    }
+
+    /// The content's origin in the scroll view's coordinate space: the negated offset.
+    private var currentOrigin: ScrollPoint? {
+        lastGeometry.map { ScrollPoint(x: -$0.geometry.contentOffset.x + 0, y: -$0.geometry.contentOffset.y + 0) }
+    }
+
+    // MARK: Compare mode
+
+    private mutating func compare(_ report: GeometryReport, into effects: inout [SessionEffect]) {
+        var bottoms: [Preset: Bool] = [:]
+        var fired: [Preset: Bool] = [:]
+        for preset in Preset.allCases where preset.detectsBottom || preset.detectsPull {
+            var shadow = shadows[preset] ?? ShadowRules()
+            let verdict = preset.evaluate(
+                report.geometry, phase: report.phase, config: config, refreshing: false, memory: &shadow.memory)
+            if preset.detectsBottom { bottoms[preset] = verdict.reachedBottom }
+            if preset.detectsPull {
+                fired[preset] = verdict.refreshFires && !shadow.firing
+                shadow.firing = verdict.refreshFires
+                // A shadow never refreshes, so its gesture ends here.
+                if verdict.refreshFires { shadow.memory.pull = PullState() }
+            }
+            shadows[preset] = shadow
+        }
+        let atBottom = bottoms.filter(\.value).keys.sorted(by: Self.presetOrder)
+        let split = atBottom.isEmpty || atBottom.count == bottoms.count ? nil : atBottom
+        if split != bottomDisagreement {
+            bottomDisagreement = split
+            if split != nil {
+                effects.append(.log(disagreement("reachedBottom", bottoms, geometrySeq: report.seq)))
+            }
+        }
+        if fired.values.contains(true), fired.values.contains(false) {
+            effects.append(.log(disagreement("refresh", fired, geometrySeq: report.seq)))
+        }
+    }
+
+    private func disagreement(_ subject: String, _ verdicts: [Preset: Bool], geometrySeq: Int) -> LogEntry {
+        let yes = verdicts.filter(\.value).keys.sorted(by: Self.presetOrder)
+        let no = verdicts.filter { !$0.value }.keys.sorted(by: Self.presetOrder)
+        return LogEntry(
+            .presetDisagreement, geometrySeq: geometrySeq,
+            [
+                "about": .string(subject),
+                "yes": .array(yes.map { .string($0.rawValue) }),
+                "no": .array(no.map { .string($0.rawValue) }),
+            ])
+    }
+
+    private static func presetOrder(_ lhs: Preset, _ rhs: Preset) -> Bool {
+        Preset.allCases.firstIndex(of: lhs)! < Preset.allCases.firstIndex(of: rhs)!
+    }
+
+    // MARK: Loading
+
+    private mutating func triggerLoad(trigger: String, geometrySeq: Int?, into effects: inout [SessionEffect]) {
+        guard isOpen else { return }
+        if var load = pageLoad {
+            if !load.suppressionLogged {
+                load.suppressionLogged = true
+                pageLoad = load
+                effects.append(.log(LogEntry(
+                    .loadMoreSuppressed, geometrySeq: geometrySeq,
+                    ["trigger": .string(trigger), "reason": "loadInFlight", "page": .int(load.page)])))
+            }
+            return
+        }
+        guard hasMore else {
+            if !exhaustionLogged {
+                exhaustionLogged = true
+                effects.append(.log(LogEntry(.feedExhausted, geometrySeq: geometrySeq, ["total": .int(items.count)])))
+            }
+            return
+        }
+        if config.preset == .playground, refreshing {
+            effects.append(.log(LogEntry(
+                .loadMoreSuppressed, geometrySeq: geometrySeq, ["trigger": .string(trigger), "reason": "refreshing"])))
+            return
+        }
+        let latency = drawLatency(config.loadLatencyMs)
+        let load = PendingOperation(token: takeToken(), page: page + 1, willFail: drawFailure())
+        pageLoad = load
+        var data: [String: JSONValue] = ["page": .int(load.page), "trigger": .string(trigger), "latencyMs": .int(latency)]
+        if let geometry = lastGeometry?.geometry.along(config.axis), geometry.contentLength != 0 {
+            data["distanceToBottom"] = .number(geometry.distanceToBottom)
+        }
+        effects.append(.log(LogEntry(.loadMoreStarted, geometrySeq: geometrySeq, data)))
+        effects.append(.schedule(.pageLoad(load.token), afterMilliseconds: latency))
+    }
+
+    private mutating func cancelLoad(_ load: PendingOperation, reason: String, into effects: inout [SessionEffect]) {
+        pageLoad = nil
+        effects.append(.cancel(.pageLoad(load.token)))
+        effects.append(.log(LogEntry(.loadMoreCancelled, ["page": .int(load.page), "reason": .string(reason)])))
+    }
+
+    private mutating func completeLoad(_ load: PendingOperation, into effects: inout [SessionEffect]) {
+        pageLoad = nil
+        if load.willFail {
+            effects.append(.log(LogEntry(.loadMoreFailed, ["page": .int(load.page), "reason": "simulated failure"])))
+            return
+        }
+        let available = source.available(maxItems: config.maxItems)
+        let end = min(cursor + config.pageSize, available ?? .max)
+        let page = (cursor..<max(cursor, end)).compactMap { source.item(at: $0, seed: config.seed) }
+        cursor += page.count
+        self.page = load.page
+        hasMore = available.map { cursor < $0 } ?? true
+        items += page
+        sendItems(.append, page, into: &effects)
+        rearmBottomRule()
+        effects.append(.log(LogEntry(
+            .loadMoreFinished,
+            ["page": .int(load.page), "added": .int(page.count), "total": .int(items.count), "hasMore": .bool(hasMore)])))
+    }
+
+    /// `playground`: once the page shows the new items, the bottom rule is evaluated afresh.
+    private mutating func rearmBottomRule() {
+        guard config.preset == .playground, let geometry = lastGeometry?.geometry.along(config.axis) else { return }
+        memory.contentLengthAtLanding = geometry.contentLength
+    }
+
+    // MARK: Refreshing
+
+    private mutating func triggerRefresh(trigger: String, geometrySeq: Int?, into effects: inout [SessionEffect]) {
+        guard isOpen else { return }
+        // One refresh at a time; the indicator already says so, and §7 names no event for it.
+        guard refresh == nil, !(config.preset == .playground && refreshing) else { return }
+        let latency = drawLatency(config.refreshLatencyMs)
+        let operation = PendingOperation(token: takeToken(), page: 0, willFail: drawFailure())
+        refresh = operation
+        refreshing = true
+        var data: [String: JSONValue] = ["trigger": .string(trigger), "latencyMs": .int(latency)]
+        if geometrySeq != nil { data["distance"] = .number(memory.pull.distance) }
+        effects.append(.log(LogEntry(.refreshStarted, geometrySeq: geometrySeq, data)))
+        effects.append(.schedule(.refresh(operation.token), afterMilliseconds: latency))
+        if config.preset == .refreshOffsetObservable {
+            refreshHoldPending = true
+            effects.append(.schedule(.refreshHold, afterMilliseconds: config.refreshHoldMs))
+        }
+        if config.preset == .playground, let load = pageLoad {
+            cancelLoad(load, reason: "refreshStarted", into: &effects)
+        }
+    }
+
+    private mutating func completeRefresh(_ operation: PendingOperation, into effects: inout [SessionEffect]) {
+        refresh = nil
+        if operation.willFail {
+            effects.append(.log(LogEntry(.refreshFailed, ["reason": "simulated failure"])))
+        } else {
+            let fresh = (0..<config.refreshCount).map { offset in
+                FeedSource.refreshedItem(refreshedItemCount + offset + 1, seed: config.seed)
+            }
+            refreshedItemCount += fresh.count
+            items.insert(contentsOf: fresh, at: 0)
+            sendItems(.prepend, fresh, into: &effects)
+            rearmBottomRule()
+            effects.append(.log(LogEntry(.refreshFinished, ["added": .int(fresh.count), "total": .int(items.count)])))
+        }
+        if !refreshHoldPending { endRefreshIndicator() }
+    }
+
+    /// The refresh is over for the rules: the pull starts from scratch.
+    private mutating func endRefreshIndicator() {
+        refreshing = false
+        memory.pull = PullState()
+    }
+
+    // MARK: Timers
+
+    private mutating func fire(_ timer: TimerID, now: Int64, into effects: inout [SessionEffect]) {
+        switch timer {
+        case .pageLoad(let token):
+            // A cancelled load's timer may still fire: its result is discarded.
+            guard let load = pageLoad, load.token == token else { return }
+            completeLoad(load, into: &effects)
+        case .refresh(let token):
+            guard let operation = refresh, operation.token == token else { return }
+            completeRefresh(operation, into: &effects)
+        case .refreshHold:
+            guard refreshHoldPending else { return }
+            refreshHoldPending = false
+            endRefreshIndicator()
+        case .originFlush:
+            originFlushPending = false
+            guard config.preset == .offsetObserving, let origin = currentOrigin, origin != loggedOrigin else { return }
+            logOrigin(origin, now: now, into: &effects)
+        }
+    }
+
+    // MARK: Settings
+
+    private mutating func reconfigure(_ fields: [String: JSONValue], into effects: inout [SessionEffect]) {
+        let before = config
+        do {
+            try config.apply(fields)
+        } catch {
+            effects.append(.send(.error(ProtocolError(.badMessage, error.description))))
+            return
+        }
+        let old = before.json.object ?? [:]
+        let changed = (config.json.object ?? [:]).filter { old[$0.key] != $0.value }
+        guard !changed.isEmpty else { return }
+        if config.preset != before.preset || config.axis != before.axis {
+            // The new rules start from the current position without firing on it.
+            memory = RuleMemory()
+            if let report = lastGeometry {
+                _ = config.preset.evaluate(report.geometry, phase: report.phase, config: config, refreshing: refreshing, memory: &memory)
+                memory.pull = PullState()
+                reachedBottom = memory.reachedBottom
+            }
+        }
+        if config.compare != before.compare || config.axis != before.axis {
+            shadows = [:]
+            bottomDisagreement = nil
+        }
+        if let available = source.available(maxItems: config.maxItems) {
+            hasMore = cursor < available
+        } else {
+            hasMore = true
+        }
+        if hasMore { exhaustionLogged = false }
+        effects.append(.log(LogEntry(.configChanged, ["changed": .object(changed)])))
+    }
+
+    // MARK: Helpers
+
+    private mutating func sendItems(_ op: ItemsMessage.Operation, _ changed: [FeedItem], into effects: inout [SessionEffect]) {
+        rev += 1
+        let message = ItemsMessage(op: op, rev: rev, items: changed, total: items.count, hasMore: hasMore)
+        if op == .replace { itemsHistory.removeAll() }
+        itemsHistory.append(message)
+        if itemsHistory.count > Self.itemsHistoryLimit { itemsHistory.removeFirst() }
+        effects.append(.send(.items(message)))
+    }
+
+    private mutating func sendStateIfChanged(into effects: inout [SessionEffect]) {
+        let state = currentState
+        guard state != lastSentState else { return }
+        lastSentState = state
+        effects.append(.send(.state(state)))
+    }
+
+    /// The `state` message for the current state.
+    public var currentState: StateMessage {
+        let pull = config.preset.detectsPull ? memory.pull : PullState()
+        return StateMessage(
+            ack: lastGeometry?.seq, preset: config.preset, reachedBottom: reachedBottom, pull: pull,
+            refreshing: refreshing, loadingNextPage: loadingNextPage, hasMore: hasMore, itemCount: items.count,
+            indicator: indicator(pull: pull),
+            origin: config.preset == .offsetObserving ? (currentOrigin ?? .zero) : nil)
+    }
+
+    private func indicator(pull: PullState) -> IndicatorState {
+        let bottomVisible = loadingNextPage
+        switch config.preset {
+        case .refreshOffsetObservable:
+            let offset = lastGeometry?.geometry.along(config.axis).offset ?? 0
+            let visible = offset < 0
+            return IndicatorState(
+                topVisible: visible, topHeight: visible ? -offset : 0, topScale: min(abs(offset) / 50, 1),
+                topOpacity: visible ? 1 : 0, bottomVisible: bottomVisible)
+        case .refreshable, .refreshableLegacy, .playground:
+            if refreshing {
+                return IndicatorState(
+                    topVisible: true, topHeight: config.pullThreshold, topScale: 1, topOpacity: 1, bottomVisible: bottomVisible)
+            }
+            let progress = pull.progress
+            return IndicatorState(
+                topVisible: progress > 0, topHeight: config.pullThreshold * progress, topScale: 0.6 + 0.4 * progress,
+                topOpacity: progress, bottomVisible: bottomVisible)
+        case .customScrollView, .offsetObserving:
+            return IndicatorState(topVisible: false, topHeight: 0, topScale: 0.6, topOpacity: 0, bottomVisible: bottomVisible)
+        }
+    }
+
+    private mutating func takeToken() -> Int {
+        defer { nextToken += 1 }
+        return nextToken
+    }
+
+    /// The latency with jitter drawn uniformly from `-jitterMs…jitterMs`, never below zero.
+    private mutating func drawLatency(_ base: Int) -> Int {
+        let jitter = config.jitterMs
+        let span = UInt64(2 * jitter + 1)
+        let offset = Int(generator.next() % span) - jitter
+        return max(0, base + offset)
+    }
+
+    /// Whether the operation will fail, with probability `failureRate`.
+    private mutating func drawFailure() -> Bool {
+        let unit = Double(generator.next() >> 11) / Double(1 << 53)
+        return unit < config.failureRate
+    }
+}

@@ -1,0 +1,147 @@
+/// Everything the server knows about one session (SPEC §3).
+public struct SessionState: Equatable, Sendable {
+    /// The session's id, e.g. `s3`.
+    public let id: String
+    /// The secret a reconnecting page presents to get this session back.
+    public let resumeToken: String
+    /// The settings in force.
+    public var config: ScrollConfig
+    /// Where items come from.
+    public var source: FeedSource
+    /// Whether `hello` opened the session.
+    public var isOpen = false
+
+    /// The items, in order, each id unique.
+    public var items: [FeedItem] = []
+    /// How many feed items have been handed out.
+    public var cursor = 0
+    /// The number of the last page handed out (the first page is 1).
+    public var page = 0
+    /// Whether the feed has more items.
+    public var hasMore = true
+    /// The items `rev` last sent.
+    public var rev = 0
+    /// Refresh items made so far, so their ids never repeat.
+    public var refreshedItemCount = 0
+
+    /// The preset's bottom rule on the last geometry.
+    public var reachedBottom = false
+    /// Whether the refresh indicator shows (for `refreshOffsetObservable`, for its fixed hold).
+    public var refreshing = false
+    /// The page load in flight.
+    public var pageLoad: PendingOperation?
+    /// The refresh in flight.
+    public var refresh: PendingOperation?
+    /// `refreshOffsetObservable`: the hold timer is running.
+    public var refreshHoldPending = false
+    /// `feedExhausted` was logged since the feed last had more.
+    public var exhaustionLogged = false
+
+    /// The last geometry received, and its phase and seq.
+    public var lastGeometry: GeometryReport?
+    /// The primary preset's rule memory.
+    public var memory = RuleMemory()
+    /// Compare mode: every preset's rule memory, evaluated without side effects.
+    public var shadows: [Preset: ShadowRules] = [:]
+    /// Compare mode: the presets whose bottom rule was true when they last disagreed (nil: they agreed).
+    public var bottomDisagreement: [Preset]?
+
+    /// `offsetObserving`: the origin last logged and when.
+    public var loggedOrigin: ScrollPoint?
+    public var loggedOriginAt: Int64?
+    public var originFlushPending = false
+
+    /// Recent items messages, so a resuming page gets exactly what it missed.
+    public var itemsHistory: [ItemsMessage] = []
+    /// The last `state` sent; another is sent only when it differs.
+    public var lastSentState: StateMessage?
+
+    /// Draws latency jitter and failures.
+    public var generator: SeededGenerator
+    /// Identifies operations, so a late timer of a cancelled one is recognised.
+    public var nextToken = 1
+
+    /// How many items messages a session keeps for resume before falling back to one `replace`.
+    public static let itemsHistoryLimit = 64
+
+    public init(id: String, resumeToken: String, config: ScrollConfig, source: FeedSource) {
+        self.id = id
+        self.resumeToken = resumeToken
+        self.config = config
+        self.source = source
+        self.generator = SeededGenerator(seed: config.seed)
+    }
+
+    /// Whether a page load is in flight.
+    public var loadingNextPage: Bool { pageLoad != nil }
+}
+
+/// A page load or refresh in flight: its outcome is drawn when it starts, so replays reproduce it.
+public struct PendingOperation: Equatable, Sendable {
+    public var token: Int
+    /// The page it loads (loads only).
+    public var page: Int
+    public var willFail: Bool
+    /// A suppressed trigger has been logged for it (once per operation keeps the log readable).
+    public var suppressionLogged = false
+}
+
+/// A preset evaluated in compare mode.
+public struct ShadowRules: Equatable, Sendable {
+    public var memory = RuleMemory()
+    /// Its refresh rule fired on the previous geometry (a level rule counts once per streak).
+    public var firing = false
+}
+
+/// A timer the core asks the transport to run.
+public enum TimerID: Hashable, Sendable, CustomStringConvertible {
+    /// The page load with this token completes.
+    case pageLoad(Int)
+    /// The refresh with this token completes.
+    case refresh(Int)
+    /// `refreshOffsetObservable`'s fixed hold ends.
+    case refreshHold
+    /// `offsetObserving`: log the latest origin the throttle held back.
+    case originFlush
+
+    public var description: String {
+        switch self {
+        case .pageLoad(let token): "pageLoad-\(token)"
+        case .refresh(let token): "refresh-\(token)"
+        case .refreshHold: "refreshHold"
+        case .originFlush: "originFlush"
+        }
+    }
+}
+
+/// Something that happened to a session.
+public enum SessionEvent: Equatable, Sendable {
+    /// The page said `hello` (not resuming).
+    case helloReceived(Hello)
+    /// A page reconnected with this session's token; it last rendered `lastRev`.
+    case resumed(lastRev: Int?)
+    /// One frame's geometry.
+    case geometryReceived(GeometryReport)
+    /// A `config` message.
+    case configReceived([String: JSONValue])
+    /// A manual `refresh`.
+    case refreshRequested
+    /// A manual `loadMore`.
+    case loadMoreRequested
+    /// A `reset`.
+    case resetRequested
+    /// A timer the core scheduled fired.
+    case timerFired(TimerID)
+}
+
+/// Something the transport must do for the core.
+public enum SessionEffect: Equatable, Sendable {
+    /// Send a message to the session's page.
+    case send(ServerMessage)
+    /// Fire `timerFired(id)` after this many milliseconds.
+    case schedule(TimerID, afterMilliseconds: Int)
+    /// Forget a scheduled timer.
+    case cancel(TimerID)
+    /// Record an event (the transport stamps it and fans it out).
+    case log(LogEntry)
+}
