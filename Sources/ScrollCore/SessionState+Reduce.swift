@@ -42,7 +42,8 @@ extension SessionState {
         isOpen = true
         generator = SeededGenerator(seed: config.seed)
         effects.append(.send(.welcome(session: id, resume: resumeToken, config: config)))
-        effects.append(.log(LogEntry(.sessionOpened, ["preset": .string(config.preset.rawValue), "config": config.json])))
+        // The settings the page asked for; the full set is in `welcome` and in the trace.
+        effects.append(.log(LogEntry(.sessionOpened, ["preset": .string(config.preset.rawValue), "config": .object(hello.config)])))
         loadInitialItems(into: &effects)
     }
 

@@ -1,0 +1,65 @@
+import LWSTransport
+import ScrollCore
+
+/// `GET /healthz`, `/api/sessions` and `/api/events` (SPEC §7).
+enum APIRoutes {
+    /// The most events one `/api/events` answer holds.
+    static let maxEventsPerRequest = 10_000
+
+    static func handle(_ request: HTTPRequest, host: SessionHost) -> HTTPResponse? {
+        guard request.method == "GET" else {
+            return problem("only GET is supported", status: 405)
+        }
+        switch request.path {
+        case "/healthz":
+            return .json(JSONValue.object(["status": "ok", "active": .int(host.activeSessionCount)]).jsonBytes)
+        case "/api/sessions":
+            return sessions(host)
+        case "/api/events":
+            return events(request.query, host)
+        default:
+            return nil
+        }
+    }
+
+    private static func sessions(_ host: SessionHost) -> HTTPResponse {
+        let listed = host.sessions.values.sorted { Int($0.state.id.dropFirst())! < Int($1.state.id.dropFirst())! }
+        let entries: [JSONValue] = listed.map { hosted in
+            [
+                "id": .string(hosted.state.id), "connected": .bool(hosted.connection != nil),
+                "preset": .string(hosted.state.config.preset.rawValue), "itemCount": .int(hosted.state.items.count),
+                "since": .string(hosted.since),
+            ]
+        }
+        return .json(JSONValue.object(["active": .int(host.activeSessionCount), "sessions": .array(entries)]).jsonBytes)
+    }
+
+    private static func events(_ query: [String: String], _ host: SessionHost) -> HTTPResponse {
+        var after = 0
+        var limit = 1000
+        if let text = query["after"], !text.isEmpty {
+            guard let value = Int(text), value >= 0 else { return problem("after must be a non-negative integer") }
+            after = value
+        }
+        if let text = query["limit"], !text.isEmpty {
+            guard let value = Int(text), (1...maxEventsPerRequest).contains(value) else {
+                return problem("limit must be an integer in 1…\(maxEventsPerRequest)")
+            }
+            limit = value
+        }
+        let session = query["session"].flatMap { $0.isEmpty ? nil : $0 }
+        let records = host.log.events(session: session, after: after, limit: limit)
+        var writer = JSONWriter(capacity: 256 * records.count + 16)
+        writer.beginObject()
+        writer.key("events")
+        writer.beginArray()
+        for record in records { writer.raw(record.encoded()) }
+        writer.endArray()
+        writer.endObject()
+        return .json(writer.bytes)
+    }
+
+    private static func problem(_ message: String, status: Int = 400) -> HTTPResponse {
+        .json(JSONValue.object(["error": .string(message)]).jsonBytes, status: status)
+    }
+}

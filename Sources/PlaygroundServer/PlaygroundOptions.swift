@@ -1,0 +1,31 @@
+import ScrollCore
+
+/// Everything `scroll-playground serve` can be told (SPEC §8).
+public struct PlaygroundOptions: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// The page's files.
+    public var publicDirectory: String
+    /// Session settings before a page's `hello.config` applies.
+    public var defaults = ScrollConfig()
+    /// The feed: synthetic, or an `--items` file.
+    public var source = FeedSource.synthetic
+    /// Where `events.jsonl` and `traces/` go, if anywhere.
+    public var logDirectory: String?
+    /// How the terminal shows events; nil prints nothing but the start line.
+    public var terminalFormat: LogFormat? = .text
+    /// The most simultaneous WebSocket sessions.
+    public var maxSessions = 1024
+    /// Browser origins accepted besides the server's own.
+    public var allowedOrigins: [String] = []
+    /// How long a disconnected session waits for its page to resume it.
+    public var resumeGraceMilliseconds = 60_000
+    /// The largest message a page may send.
+    public var maxMessageBytes = 64 * 1024
+    /// Events kept in memory for `/api/events`.
+    public var eventRingCapacity = 10_000
+
+    public init(publicDirectory: String) {
+        self.publicDirectory = publicDirectory
+    }
+}

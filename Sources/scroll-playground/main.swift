@@ -1,0 +1,57 @@
+import Dispatch
+import Foundation
+import PlaygroundServer
+
+/// The page's folder when `--public` is not given: `./Public`, else the `Public` folder of the package
+/// this executable was built in (it lives in `.build/<config>/`).
+func locatePublic() -> String? {
+    let fileManager = FileManager.default
+    var candidates = [fileManager.currentDirectoryPath + "/Public"]
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    for _ in 0..<5 {
+        candidates.append(directory.appendingPathComponent("Public").path)
+        directory.deleteLastPathComponent()
+    }
+    return candidates.first { fileManager.fileExists(atPath: $0 + "/index.html") }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("scroll-playground: \(message)\n".utf8))
+    exit(2)
+}
+
+let command: PlaygroundCommand
+do {
+    command = try PlaygroundCommand.parse(Array(CommandLine.arguments.dropFirst()), locatePublic: locatePublic)
+} catch {
+    fail(error.description)
+}
+
+switch command {
+case .help(let text):
+    print(text)
+case .serve(let options):
+    let server: PlaygroundServer
+    do {
+        server = try PlaygroundServer(options: options)
+    } catch {
+        fail("\(error)")
+    }
+    // Signals are watched on a queue rather than handled in C, so stopping can take its time on the
+    // service thread: sessions close with 1001 and the logs are flushed before exit.
+    var sources: [DispatchSourceSignal] = []
+    for signalNumber in [SIGINT, SIGTERM] {
+        signal(signalNumber, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+        source.setEventHandler { server.stop() }
+        source.resume()
+        sources.append(source)
+    }
+    if options.host != "127.0.0.1" && options.host != "localhost" && options.host != "::1" {
+        FileHandle.standardError.write(Data("warning: listening on \(options.host): the playground has no authentication\n".utf8))
+    }
+    // Written unbuffered: scripts and tests wait for this line to learn the address.
+    FileHandle.standardOutput.write(Data("Scroll Playground on \(server.url)\n".utf8))
+    server.run()
+    exit(0)
+}
