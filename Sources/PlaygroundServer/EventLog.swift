@@ -19,7 +19,14 @@ final class EventLog {
     init(terminal: LogFormat?, ringCapacity: Int, logDirectory: String?) throws {
         self.terminal = terminal
         self.ringCapacity = max(1, ringCapacity)
-        eventsFile = try logDirectory.map { try LogFile(path: "\($0)/events.jsonl", lineBuffered: true) }
+        eventsFile = try logDirectory.map { directory in
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw ServerStartError("cannot create \(directory): \(error.localizedDescription)")
+            }
+            return try LogFile(path: "\(directory)/events.jsonl", lineBuffered: true)
+        }
     }
 
     /// Stamps `entry` with the next server-wide seq and the wall-clock time, and writes it everywhere.

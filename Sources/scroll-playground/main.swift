@@ -27,10 +27,11 @@ do {
     fail(error.description)
 }
 
-switch command {
-case .help(let text):
-    print(text)
-case .serve(let options):
+/// Serves until SIGINT or SIGTERM, then exits 0.
+///
+/// A free function, not top-level code: top-level code is main-actor isolated, and the signal handler
+/// runs on a Dispatch queue.
+func serve(_ options: PlaygroundOptions) -> Never {
     let server: PlaygroundServer
     do {
         server = try PlaygroundServer(options: options)
@@ -47,11 +48,19 @@ case .serve(let options):
         source.resume()
         sources.append(source)
     }
-    if options.host != "127.0.0.1" && options.host != "localhost" && options.host != "::1" {
+    if !["127.0.0.1", "localhost", "::1"].contains(options.host) {
         FileHandle.standardError.write(Data("warning: listening on \(options.host): the playground has no authentication\n".utf8))
     }
     // Written unbuffered: scripts and tests wait for this line to learn the address.
     FileHandle.standardOutput.write(Data("Scroll Playground on \(server.url)\n".utf8))
     server.run()
+    withExtendedLifetime(sources) {}
     exit(0)
+}
+
+switch command {
+case .help(let text):
+    print(text)
+case .serve(let options):
+    serve(options)
 }

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// The real `scroll-playground` executable, started on a free port for one test.
+final class ServerProcess: @unchecked Sendable {
+    // @unchecked: `lines` is guarded by `condition`; everything else is set once in init.
+    let process = Process()
+    private(set) var port = 0
+    private let condition = NSCondition()
+    private var lines: [String] = []
+    private var errorText = ""
+    private var finished = false
+    private var outputClosed = false
+
+    /// The built executable next to the test bundle.
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("scroll-playground")
+    }
+
+    /// The package root, for `Public/`.
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Starts the server with `arguments` and waits (bounded) for its start line.
+    init(_ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        process.executableURL = Self.executable
+        process.arguments = ["--port", "0", "--public", Self.packageRoot.appendingPathComponent("Public").path] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.append(data)
+        }
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            self.condition.lock()
+            self.errorText += String(decoding: data, as: UTF8.self)
+            self.condition.unlock()
+        }
+        process.terminationHandler = { [weak self] _ in
+            guard let self else { return }
+            self.condition.lock()
+            self.finished = true
+            self.condition.broadcast()
+            self.condition.unlock()
+        }
+        try process.run()
+        let startLine = try #require(
+            waitForLine(where: { $0.hasPrefix("Scroll Playground on http://") }),
+            "no start line; stderr: \(stderrText)", sourceLocation: sourceLocation)
+        port = try #require(Int(startLine.split(separator: ":").last ?? ""), sourceLocation: sourceLocation)
+    }
+
+    private var pending = ""
+
+    private func append(_ data: Data) {
+        condition.lock()
+        if data.isEmpty { outputClosed = true }
+        pending += String(decoding: data, as: UTF8.self)
+        while let newline = pending.firstIndex(of: "\n") {
+            lines.append(String(pending[..<newline]))
+            pending = String(pending[pending.index(after: newline)...])
+        }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Everything the server wrote to stderr so far.
+    var stderrText: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return errorText
+    }
+
+    /// Standard output lines so far.
+    var outputLines: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return lines
+    }
+
+    /// The first stdout line matching `predicate`, waiting up to `timeout`.
+    func waitForLine(timeout: TimeInterval = 10, where predicate: (String) -> Bool) -> String? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let line = lines.first(where: predicate) { return line }
+            if outputClosed { return nil }
+            guard condition.wait(until: deadline) else { return lines.first(where: predicate) }
+        }
+    }
+
+    /// Sends `signal` and waits (bounded) for the exit status.
+    func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 10) -> Int32? {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        while !finished {
+            guard condition.wait(until: deadline) else { break }
+        }
+        let done = finished
+        condition.unlock()
+        guard done else {
+            process.terminate()
+            return nil
+        }
+        // The termination handler can run before the last output is read; drain it.
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// Runs the executable to completion (for flag errors and --help): its exit code, stdout and stderr.
+func runToCompletion(_ arguments: [String], timeout: TimeInterval = 20) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = ServerProcess.executable
+    process.arguments = arguments
+    process.currentDirectoryURL = ServerProcess.packageRoot
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    let outData = output.fileHandleForReading.readDataToEndOfFile()
+    let errData = errors.fileHandleForReading.readDataToEndOfFile()
+    while process.isRunning && Date() < deadline { process.waitUntilExit() }
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
