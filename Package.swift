@@ -20,7 +20,10 @@ let package = Package(
         // Sessions, event log sinks and the HTTP API, wired between ScrollCore and the transport.
         .target(name: "PlaygroundServer", dependencies: ["ScrollCore", "LWSTransport"]),
         .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer"]),
+        // Benchmarks: measured, never asserted in tests.
+        .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
+        .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport"]),
         .testTarget(
             name: "PlaygroundServerTests",
             dependencies: ["PlaygroundServer", "LWSTransport", "scroll-playground"]

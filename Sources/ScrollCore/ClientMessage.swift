@@ -112,8 +112,17 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
 }
 
 extension ClientMessage {
-    /// Decodes one text frame, mapping every failure to its §5 error code.
+    /// Decodes one text frame from any bytes (copied into an array first).
+    @_disfavoredOverload
     public static func decode(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> ClientMessage {
+        try decode(Array(bytes))
+    }
+
+    /// Decodes one text frame, mapping every failure to its §5 error code.
+    public static func decode(_ bytes: [UInt8]) throws(ProtocolError) -> ClientMessage {
+        if let report = bytes.withUnsafeBufferPointer(JSONParser.parseGeometryMessage) {
+            return .geometry(report)
+        }
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)

@@ -17,9 +17,8 @@ public struct JSONParser {
     public static let maxDepth = 64
 
     /// Parses one JSON document that must fill `bytes` (whitespace aside).
-    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
-        let contiguous = Array(bytes)
-        return try contiguous.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
             var parser = JSONParser(buffer)
             parser.skipWhitespace()
             let value = try parser.parseValue(depth: 0)
@@ -29,25 +28,31 @@ public struct JSONParser {
         }
     }
 
+    /// Parses one JSON document from any bytes (copied into an array first).
+    @_disfavoredOverload
+    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        try parse(Array(bytes))
+    }
+
     /// Parses one JSON document from a string.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
-    private func error(_ reason: String) -> JSONParseError {
+    func error(_ reason: String) -> JSONParseError {
         JSONParseError(reason: reason, offset: index)
     }
 
-    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -225,7 +230,7 @@ public struct JSONParser {
         (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 
-    private mutating func parseNumber() throws(JSONParseError) -> Double {
+    mutating func parseNumber() throws(JSONParseError) -> Double {
         let start = index
         var negative = false
         if current == UInt8(ascii: "-") {

@@ -48,7 +48,7 @@ public struct JSONWriter: Sendable {
     public mutating func key(_ name: StaticString) {
         separator()
         bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        literal(name)
         bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
         needsComma = false
     }
@@ -64,20 +64,36 @@ public struct JSONWriter: Sendable {
     public mutating func string(_ value: String) {
         separator()
         bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: bytes.append(byte)
+        var value = value
+        value.withUTF8 { utf8 in
+            // Most strings need no escaping: copy them in one go.
+            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                bytes.append(contentsOf: utf8)
+                return
             }
+            for byte in utf8 { appendEscaped(byte) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case 0..<0x20:
+            let hex: StaticString = "0123456789abcdef"
+            hex.withUTF8Buffer { digits in
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+            }
+        default: bytes.append(byte)
+        }
+    }
+
+    private mutating func literal(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Writes a number: integral values without a fraction, others in Swift's shortest round-trip form.
@@ -85,7 +101,7 @@ public struct JSONWriter: Sendable {
         separator()
         if value.isNaN || value.isInfinite {
             // JSON has no spelling for these; the core never produces them, this keeps output valid regardless.
-            bytes.append(contentsOf: Array("null".utf8))
+            literal("null")
         } else if value == value.rounded(.towardZero), abs(value) < 1e15 {
             appendInteger(Int64(value))
         } else {
@@ -117,13 +133,13 @@ public struct JSONWriter: Sendable {
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) {
         separator()
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        literal(value ? "true" : "false")
     }
 
     /// Writes `null`.
     public mutating func null() {
         separator()
-        bytes.append(contentsOf: Array("null".utf8))
+        literal("null")
     }
 
     /// Writes raw, already-valid JSON as one value.

@@ -1,0 +1,142 @@
+extension JSONParser {
+    /// Reads a well-formed `geometry` message straight into a `GeometryReport`, without building a
+    /// `JSONValue` tree: the per-frame hot path.
+    ///
+    /// Returns nil for anything it does not expect (an escape in a name, an unknown member, a wrong type,
+    /// bad JSON); the caller then takes the general path, which accepts the same messages and names the
+    /// problem precisely. So this only ever speeds up, never changes, what is accepted.
+    static func parseGeometryMessage(_ bytes: UnsafeBufferPointer<UInt8>) -> GeometryReport? {
+        var parser = JSONParser(bytes)
+        var seq: Int?
+        var t: Double?
+        var offset: ScrollPoint?
+        var contentSize: ScrollSize?
+        var containerSize: ScrollSize?
+        var insets = ScrollInsets.zero
+        var phase: ScrollPhase?
+        var isGeometry = false
+        let complete = parser.readObject { parser, name in
+            switch name {
+            case "type":
+                guard parser.readName() == "geometry" else { return false }
+                isGeometry = true
+            case "seq":
+                guard let number = parser.readNumber(), number >= 0, number == number.rounded(),
+                    number < 9_007_199_254_740_992
+                else { return false }
+                seq = Int(number)
+            case "t":
+                guard let number = parser.readNumber() else { return false }
+                t = number
+            case "contentOffset":
+                guard let point = parser.readPair("x", "y") else { return false }
+                offset = ScrollPoint(x: point.0, y: point.1)
+            case "contentSize", "containerSize":
+                guard let pair = parser.readPair("width", "height"), pair.0 >= 0, pair.1 >= 0 else { return false }
+                if name == "contentSize" {
+                    contentSize = ScrollSize(width: pair.0, height: pair.1)
+                } else {
+                    containerSize = ScrollSize(width: pair.0, height: pair.1)
+                }
+            case "contentInsets":
+                var edges = ScrollInsets.zero
+                let ok = parser.readObject { parser, edge in
+                    guard let value = parser.readNumber() else { return false }
+                    switch edge {
+                    case "top": edges.top = value
+                    case "leading": edges.leading = value
+                    case "bottom": edges.bottom = value
+                    case "trailing": edges.trailing = value
+                    default: return false
+                    }
+                    return true
+                }
+                guard ok else { return false }
+                insets = edges
+            case "phase":
+                guard let name = parser.readName(), let value = ScrollPhase(rawValue: name) else { return false }
+                phase = value
+            default:
+                return false
+            }
+            return true
+        }
+        parser.skipWhitespace()
+        guard complete, parser.index == bytes.count, isGeometry, let seq, let t, let offset, let contentSize,
+            let containerSize, let phase
+        else { return nil }
+        return GeometryReport(
+            seq: seq, t: t,
+            geometry: ScrollGeometry(
+                contentOffset: offset, contentSize: contentSize, containerSize: containerSize, contentInsets: insets),
+            phase: phase)
+    }
+
+    /// Reads `{"name": value, …}`, handing each member name to `member`, which reads the value.
+    private mutating func readObject(_ member: (inout JSONParser, String) -> Bool) -> Bool {
+        skipWhitespace()
+        guard current == UInt8(ascii: "{") else { return false }
+        index += 1
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard let name = readName() else { return false }
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { return false }
+            index += 1
+            skipWhitespace()
+            guard member(&self, name) else { return false }
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                return true
+            default: return false
+            }
+        }
+    }
+
+    /// Reads a short string without escapes (member names, `type`, `phase`).
+    private mutating func readName() -> String? {
+        guard current == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+            guard bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20, bytes[end] < 0x80 else { return nil }
+            end += 1
+        }
+        guard end < bytes.count else { return nil }
+        index = end + 1
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    private mutating func readNumber() -> Double? {
+        guard let byte = current, byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        else { return nil }
+        return try? parseNumber()
+    }
+
+    /// Reads `{"first": number, "second": number}` in any order, both required.
+    private mutating func readPair(_ first: String, _ second: String) -> (Double, Double)? {
+        var a: Double?
+        var b: Double?
+        let ok = readObject { parser, name in
+            guard let value = parser.readNumber() else { return false }
+            if name == first {
+                a = value
+            } else if name == second {
+                b = value
+            } else {
+                return false
+            }
+            return true
+        }
+        guard ok, let a, let b else { return nil }
+        return (a, b)
+    }
+}
