@@ -60,7 +60,9 @@ final class SessionHost: WebServerDelegate {
     func connection(_ id: ConnectionID, received text: [UInt8]) {
         let sessionID = connections[id] ?? nil
         let hosted = sessionID.flatMap { sessions[$0] }
-        hosted?.trace?.recordInput(text, at: now)
+        // One reading of the clock per input, so the trace holds exactly the time the core saw.
+        let time = now
+        hosted?.trace?.recordInput(text, at: time)
         let message: ClientMessage
         do {
             message = try ClientMessage.decode(text)
@@ -73,9 +75,9 @@ final class SessionHost: WebServerDelegate {
             server.send(ServerMessage.pong(id: pingID).encoded(), to: id)
         case .hello(let hello):
             if let hosted {
-                run(.helloReceived(hello), on: hosted)
+                run(.helloReceived(hello), on: hosted, at: time)
             } else {
-                greet(hello, raw: text, on: id)
+                greet(hello, raw: text, on: id, at: time)
             }
         default:
             guard let hosted else {
@@ -83,11 +85,11 @@ final class SessionHost: WebServerDelegate {
                 return
             }
             switch message {
-            case .geometry(let report): run(.geometryReceived(report), on: hosted)
-            case .config(let fields): run(.configReceived(fields), on: hosted)
-            case .refresh: run(.refreshRequested, on: hosted)
-            case .loadMore: run(.loadMoreRequested, on: hosted)
-            case .reset: run(.resetRequested, on: hosted)
+            case .geometry(let report): run(.geometryReceived(report), on: hosted, at: time)
+            case .config(let fields): run(.configReceived(fields), on: hosted, at: time)
+            case .refresh: run(.refreshRequested, on: hosted, at: time)
+            case .loadMore: run(.loadMoreRequested, on: hosted, at: time)
+            case .reset: run(.resetRequested, on: hosted, at: time)
             case .hello, .ping: break
             }
         }
@@ -112,8 +114,9 @@ final class SessionHost: WebServerDelegate {
         let resumable = !isShuttingDown.load(ordering: .relaxed)
         var data: [String: JSONValue] = ["resumable": .bool(resumable)]
         data["code"] = code.map { .int(Int($0)) } ?? .null
-        record(LogEntry(.sessionClosed, data), session: hosted)
-        hosted.trace?.recordMarker("closed", at: now)
+        let time = now
+        hosted.trace?.recordClosed(code: code, at: time)
+        record(LogEntry(.sessionClosed, data), session: hosted, at: time)
         guard resumable else { return }
         hosted.graceTimer = server.schedule(afterMilliseconds: options.resumeGraceMilliseconds) { [weak self] in
             self?.expire(sessionID)
@@ -126,9 +129,9 @@ final class SessionHost: WebServerDelegate {
 
     // MARK: Sessions
 
-    private func greet(_ hello: Hello, raw: [UInt8], on id: ConnectionID) {
+    private func greet(_ hello: Hello, raw: [UInt8], on id: ConnectionID, at time: Int64) {
         if let token = hello.resume, let sessionID = sessionIDsByToken[token], let hosted = sessions[sessionID] {
-            adopt(hosted, on: id, lastRev: hello.lastRev, raw: raw)
+            adopt(hosted, on: id, lastRev: hello.lastRev, raw: raw, at: time)
             return
         }
         let number = nextSessionNumber
@@ -141,11 +144,11 @@ final class SessionHost: WebServerDelegate {
         }
         let hosted = Hosted(state: state, since: WallClock.iso8601Now(), trace: trace)
         hosted.connection = id
-        trace?.recordInput(raw, at: now)
+        trace?.recordInput(raw, at: time)
         // Registered before reducing so its log entries find it; dropped again if hello is refused.
         sessions[sessionID] = hosted
         connections[id] = sessionID
-        run(.helloReceived(hello), on: hosted)
+        run(.helloReceived(hello), on: hosted, at: time)
         if hosted.state.isOpen {
             sessionIDsByToken[state.resumeToken] = sessionID
         } else {
@@ -155,7 +158,7 @@ final class SessionHost: WebServerDelegate {
     }
 
     /// Gives a reconnecting page its session back, taking it from a connection not yet known to be dead.
-    private func adopt(_ hosted: Hosted, on id: ConnectionID, lastRev: Int?, raw: [UInt8]) {
+    private func adopt(_ hosted: Hosted, on id: ConnectionID, lastRev: Int?, raw: [UInt8], at time: Int64) {
         if let grace = hosted.graceTimer {
             server.cancel(grace)
             hosted.graceTimer = nil
@@ -166,8 +169,8 @@ final class SessionHost: WebServerDelegate {
         }
         hosted.connection = id
         connections[id] = hosted.state.id
-        hosted.trace?.recordInput(raw, at: now)
-        run(.resumed(lastRev: lastRev), on: hosted)
+        hosted.trace?.recordInput(raw, at: time)
+        run(.resumed(lastRev: lastRev), on: hosted, at: time)
     }
 
     /// The resume grace ran out: the session's state goes.
@@ -179,12 +182,12 @@ final class SessionHost: WebServerDelegate {
         sessionIDsByToken[hosted.state.resumeToken] = nil
     }
 
-    private func run(_ event: SessionEvent, on hosted: Hosted) {
-        let effects = hosted.state.reduce(event, now: now)
-        perform(effects, for: hosted)
+    private func run(_ event: SessionEvent, on hosted: Hosted, at time: Int64) {
+        let effects = hosted.state.reduce(event, now: time)
+        perform(effects, for: hosted, at: time)
     }
 
-    private func perform(_ effects: [SessionEffect], for hosted: Hosted) {
+    private func perform(_ effects: [SessionEffect], for hosted: Hosted, at time: Int64) {
         for effect in effects {
             switch effect {
             case .send(let message):
@@ -199,7 +202,7 @@ final class SessionHost: WebServerDelegate {
             case .cancel(let timer):
                 if let handle = hosted.timers.removeValue(forKey: timer) { server.cancel(handle) }
             case .log(let entry):
-                record(entry, session: hosted)
+                record(entry, session: hosted, at: time)
             }
         }
     }
@@ -207,8 +210,9 @@ final class SessionHost: WebServerDelegate {
     private func timerFired(_ timer: TimerID, session sessionID: String) {
         guard let hosted = sessions[sessionID] else { return }
         hosted.timers[timer] = nil
-        hosted.trace?.recordTimer(timer, at: now)
-        run(.timerFired(timer), on: hosted)
+        let time = now
+        hosted.trace?.recordTimer(timer, at: time)
+        run(.timerFired(timer), on: hosted, at: time)
     }
 
     /// Answers a refused message with `error`, logs `protocolError`, and keeps the session going.
@@ -220,10 +224,10 @@ final class SessionHost: WebServerDelegate {
     }
 
     /// Stamps and fans out an event; a session's own events also go to its page, live.
-    private func record(_ entry: LogEntry, session hosted: Hosted?, fallbackName: String = "-") {
+    private func record(_ entry: LogEntry, session hosted: Hosted?, fallbackName: String = "-", at time: Int64? = nil) {
         let record = log.record(entry, session: hosted?.state.id ?? fallbackName)
         guard let hosted else { return }
-        hosted.trace?.recordDecision(record, at: now)
+        hosted.trace?.recordDecision(record, at: time ?? now)
         if let connection = hosted.connection {
             server.send(ServerMessage.event(record).encoded(), to: connection)
         }

@@ -8,7 +8,7 @@ import ScrollCore
 /// - `{"kind":"header","format":1,"server":…,"session":…,"preset":…,"config":{…},"seed":N,"source":…,"time":ISO}`
 /// - `{"kind":"input","t":T,"message":{…}}` — a received text message (`"text":"…"` when it is not JSON)
 /// - `{"kind":"timer","t":T,"timer":NAME}` — a timer the core had scheduled fired
-/// - `{"kind":"closed","t":T}` — the page disconnected
+/// - `{"kind":"closed","t":T,"code":N}` — the page disconnected (close code, or null for a drop)
 /// - `{"kind":"decision","t":T,"event":{…}}` — an event record
 final class TraceFile {
     /// The version of the line format above.
@@ -56,8 +56,8 @@ final class TraceFile {
         file.writeLine(JSONValue.object(["kind": "timer", "t": .int(Int(time)), "timer": .string(timer.description)]).jsonBytes)
     }
 
-    func recordMarker(_ kind: String, at time: Int64) {
-        file.writeLine(JSONValue.object(["kind": .string(kind), "t": .int(Int(time))]).jsonBytes)
+    func recordClosed(code: UInt16?, at time: Int64) {
+        file.writeLine(JSONValue.object(["kind": "closed", "t": .int(Int(time)), "code": code.map { .int(Int($0)) } ?? .null]).jsonBytes)
     }
 
     func recordDecision(_ record: EventRecord, at time: Int64) {
