@@ -1,0 +1,396 @@
+import CLibWebSockets
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where and how a client connection connects.
+struct ClientConnectRequest: Sendable {
+    var host: String
+    var port: Int
+    var path: String
+    var subprotocol: String?
+    var origin: String?
+}
+
+/// The libwebsockets side of ``WebSocketClientContext``: one client-only lws context serviced by
+/// its own thread, holding any number of connections.
+///
+/// Public calls become commands in an inbox (drained on LWS_CALLBACK_EVENT_WAIT_CANCELLED after
+/// `lws_cancel_service`); calls made on the service thread itself (from a handler) apply at once.
+final class LWSClientContext: @unchecked Sendable {
+    // @unchecked: `shared` is a mutex and `lastID` an atomic; every other mutable property is
+    // touched only on the service thread (or before it starts / after it is joined).
+    typealias Handler = @Sendable (ClientConnectionID, ClientEvent) -> Void
+
+    static let fragmentBytes = 32 * 1024
+
+    private enum Command: Sendable {
+        case connect(UInt64, ClientConnectRequest, Handler)
+        case send(UInt64, [UInt8], isBinary: Bool)
+        case close(UInt64, code: UInt16, reason: String)
+        case drop(UInt64)
+    }
+
+    private struct Shared {
+        var commands: [Command] = []
+        var stopRequested = false
+        var context: CancellableContext?
+    }
+
+    private let shared = Mutex(Shared())
+    private let lastID = Atomic<UInt64>(0)
+    private var thread: ServiceThread?
+
+    private var context: OpaquePointer?
+    private let memory = LWSMemory()
+    private let protocolName: UnsafeMutablePointer<CChar>
+    // Scratch for one write: LWS_PRE bytes of headroom (lws puts the frame header and mask there).
+    private let scratch: UnsafeMutablePointer<UInt8>
+    private var running = true
+    private var connections: [UInt64: LWSClientConnection] = [:]
+    // Strings of ended connections; freed on a later service iteration, when lws has surely
+    // released the wsi that referred to them.
+    private var retiredMemory: [LWSMemory] = []
+
+    init() throws {
+        scratch = .allocate(capacity: Int(SHIM_LWS_PRE) + Self.fragmentBytes)
+        LWSLog.installIfNeeded()
+        // The protocol array and its name must outlive the context.
+        protocolName = memory.cString("lws-transport-client")
+        let protocols = memory.zeroed(lws_protocols.self, count: 2)
+        protocols[0].name = UnsafePointer(protocolName)
+        protocols[0].callback = lwsClientCallback
+
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.protocols = UnsafePointer(protocols)
+        // Without this option lws prefixes the client's Origin header with "http://".
+        info.options = UInt64(LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN)
+        // lws_context_user() hands this back in every callback; this object outlives the context.
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        guard let context = lws_create_context(&info) else {
+            scratch.deallocate()
+            throw ClientError.contextUnavailable
+        }
+        self.context = context
+        shared.withLock { $0.context = CancellableContext(pointer: context) }
+        thread = ServiceThread { [self] in serviceLoop() }
+    }
+
+    deinit {
+        scratch.deallocate()
+    }
+
+    /// A new connection id; the connection itself is made on the service thread.
+    func connect(_ request: ClientConnectRequest, handler: @escaping Handler) -> ClientConnectionID {
+        let id = lastID.add(1, ordering: .relaxed).newValue
+        submit(.connect(id, request, handler))
+        return ClientConnectionID(rawValue: id)
+    }
+
+    func send(_ bytes: [UInt8], isBinary: Bool, to id: ClientConnectionID) {
+        submit(.send(id.rawValue, bytes, isBinary: isBinary))
+    }
+
+    func close(_ id: ClientConnectionID, code: UInt16, reason: String) {
+        submit(.close(id.rawValue, code: code, reason: reason))
+    }
+
+    func drop(_ id: ClientConnectionID) {
+        submit(.drop(id.rawValue))
+    }
+
+    /// Stops the service loop, destroys the context (open connections end with `.closed(nil)`)
+    /// and waits for the thread, unless called from the service thread itself.
+    func shutdown() {
+        shared.withLock { shared in
+            shared.stopRequested = true
+            if let context = shared.context { lws_cancel_service(context.pointer) }
+        }
+        if let thread, !thread.isCurrent { thread.join() }
+    }
+
+    private func submit(_ command: Command) {
+        if let thread, thread.isCurrent, running {
+            apply(command)
+            return
+        }
+        let accepted = shared.withLock { shared -> Bool in
+            guard let context = shared.context else { return false }
+            // One wake-up per batch: a non-empty inbox already has a cancel pending that will
+            // drain this command too.
+            let wake = shared.commands.isEmpty
+            shared.commands.append(command)
+            if wake { lws_cancel_service(context.pointer) }
+            return true
+        }
+        if !accepted, case .connect(let id, _, let handler) = command {
+            handler(ClientConnectionID(rawValue: id), .failed(.contextUnavailable))
+        }
+    }
+
+    // MARK: - Service thread
+
+    private func serviceLoop() {
+        while running, let context {
+            if lws_service(context, 0) < 0 { break }
+        }
+        running = false
+        shared.withLock { $0.context = nil }  // from here commands are refused
+        if let context {
+            // Closes what is still open; CLIENT_CLOSED / CONNECTION_ERROR run now, on this thread.
+            lws_context_destroy(context)
+        }
+        context = nil
+        for connection in connections.values {
+            connection.emit(connection.isOpen ? .closed(code: nil) : .failed(.contextUnavailable))
+        }
+        connections.removeAll()
+        let leftover = shared.withLock { shared in
+            let commands = shared.commands
+            shared.commands.removeAll()
+            return commands
+        }
+        for case .connect(let id, _, let handler) in leftover {
+            handler(ClientConnectionID(rawValue: id), .failed(.contextUnavailable))
+        }
+        for block in retiredMemory { block.freeAll() }
+        retiredMemory.removeAll()
+        memory.freeAll()
+    }
+
+    private func drainInbox() {
+        for block in retiredMemory { block.freeAll() }
+        retiredMemory.removeAll()
+        let (commands, stop) = shared.withLock { shared in
+            let commands = shared.commands
+            shared.commands.removeAll()
+            return (commands, shared.stopRequested)
+        }
+        for command in commands { apply(command) }
+        if stop { running = false }
+    }
+
+    private func apply(_ command: Command) {
+        switch command {
+        case .connect(let id, let request, let handler):
+            open(id, request, handler)
+        case .send(let id, let bytes, let isBinary):
+            guard let connection = connections[id], connection.pendingClose == nil, !connection.dropRequested else {
+                return
+            }
+            connection.outbound.enqueue(bytes, isBinary: isBinary)
+            if let wsi = connection.wsi { lws_callback_on_writable(wsi) }
+        case .close(let id, let code, let reason):
+            guard let connection = connections[id], connection.pendingClose == nil else { return }
+            connection.pendingClose = (code, reason)
+            if let wsi = connection.wsi { lws_callback_on_writable(wsi) }
+        case .drop(let id):
+            guard let connection = connections[id] else { return }
+            connection.dropRequested = true
+            if let wsi = connection.wsi { Self.drop(wsi) }
+        }
+    }
+
+    private func open(_ id: UInt64, _ request: ClientConnectRequest, _ handler: @escaping Handler) {
+        guard let context else {
+            handler(ClientConnectionID(rawValue: id), .failed(.contextUnavailable))
+            return
+        }
+        let connection = LWSClientConnection(id: id, handler: handler)
+        // The connect strings are kept until the connection has ended (see retiredMemory).
+        let strings = connection.memory
+        var info = lws_client_connect_info()
+        info.context = context
+        info.address = UnsafePointer(strings.cString(request.host))
+        info.port = Int32(request.port)
+        info.path = UnsafePointer(strings.cString(request.path))
+        info.host = UnsafePointer(strings.cString("\(request.host):\(request.port)"))
+        info.origin = request.origin.map { UnsafePointer(strings.cString($0)) }
+        // Sent as Sec-WebSocket-Protocol; nil sends none.
+        info.protocol = request.subprotocol.map { UnsafePointer(strings.cString($0)) }
+        info.local_protocol_name = UnsafePointer(protocolName)
+        info.ietf_version_or_minus_one = -1
+        // Only the integer id rides on the wsi; lws never dereferences it.
+        info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(id))
+        connections[id] = connection
+        if lws_client_connect_via_info(&info) == nil, connections[id] != nil {
+            finish(connection, .failed(.connectionFailed("lws_client_connect_via_info failed")))
+        }
+    }
+
+    /// Reports the last event of a connection and forgets it.
+    private func finish(_ connection: LWSClientConnection, _ event: ClientEvent) {
+        guard connections.removeValue(forKey: connection.id) != nil else { return }
+        connection.wsi = nil
+        retiredMemory.append(connection.memory)
+        connection.emit(event)
+    }
+
+    // Abrupt end: shut the socket down under lws (which still owns and later closes the fd), so
+    // no close frame is sent; lws then sees the hang-up and reports CLIENT_CLOSED.
+    private static func drop(_ wsi: OpaquePointer) {
+        let fd = lws_get_socket_fd(wsi)
+        if fd >= 0 { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    // MARK: - Callback dispatch
+
+    fileprivate func handle(
+        _ wsi: OpaquePointer,
+        _ reason: lws_callback_reasons,
+        _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?,
+        _ length: Int
+    ) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            // Raised on a fake wsi: never write to it.
+            drainInbox()
+            return 0
+
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+            guard let connection = connection(wsi) else { return 0 }
+            // The status line of a refused upgrade is still readable here.
+            let status = Int(lws_http_client_http_response(wsi))
+            let message = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection failed"
+            let error: ClientError =
+                status > 0 && status != 101
+                ? .handshakeFailed(status: status) : .connectionFailed(message)
+            finish(connection, .failed(error))
+            return 0
+
+        case LWS_CALLBACK_CLIENT_FILTER_PRE_ESTABLISH:
+            // Last moment the response headers exist: copy the selected subprotocol out.
+            connection(wsi)?.subprotocol = LWSHeaders.value(wsi, WSI_TOKEN_PROTOCOL)
+            return 0
+
+        case LWS_CALLBACK_CLIENT_ESTABLISHED:
+            guard let connection = connection(wsi) else { return -1 }
+            connection.wsi = wsi
+            connection.isOpen = true
+            connection.emit(.opened(subprotocol: connection.subprotocol))
+            if connection.dropRequested {
+                Self.drop(wsi)
+            } else if !connection.outbound.isEmpty || connection.pendingClose != nil {
+                lws_callback_on_writable(wsi)
+            }
+            return 0
+
+        case LWS_CALLBACK_CLIENT_RECEIVE:
+            guard let connection = connection(wsi) else { return 0 }
+            if let input, length > 0 {
+                connection.inbound.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+            }
+            if lws_frame_is_binary(wsi) != 0 { connection.inboundIsBinary = true }
+            // Frames arrive in pieces: deliver when the message's final piece is in.
+            if lws_is_final_fragment(wsi) != 0 {
+                let bytes = connection.inbound
+                let isBinary = connection.inboundIsBinary
+                connection.inbound = []
+                connection.inboundIsBinary = false
+                connection.emit(isBinary ? .binary(bytes) : .text(String(decoding: bytes, as: UTF8.self)))
+            }
+            return 0
+
+        case LWS_CALLBACK_CLIENT_WRITEABLE:
+            guard let connection = connection(wsi) else { return 0 }
+            return writeable(connection, wsi)
+
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            // `in` holds the peer's close code (network order); returning 0 lets lws echo it.
+            if let connection = connection(wsi), length >= 2, let input {
+                let bytes = input.assumingMemoryBound(to: UInt8.self)
+                connection.peerCloseCode = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+            }
+            return 0
+
+        case LWS_CALLBACK_CLIENT_CLOSED:
+            guard let connection = connection(wsi) else { return 0 }
+            let code = connection.dropRequested ? nil : (connection.peerCloseCode ?? connection.sentCloseCode)
+            finish(connection, .closed(code: code))
+            return 0
+
+        default:
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
+    }
+
+    private func connection(_ wsi: OpaquePointer) -> LWSClientConnection? {
+        guard let opaque = lws_get_opaque_user_data(wsi) else { return nil }
+        return connections[UInt64(UInt(bitPattern: opaque))]
+    }
+
+    private func writeable(_ connection: LWSClientConnection, _ wsi: OpaquePointer) -> Int32 {
+        if connection.dropRequested { return 0 }
+        if let fragment = connection.outbound.nextFragment(maxBytes: Self.fragmentBytes) {
+            let payload = scratch + Int(SHIM_LWS_PRE)
+            fragment.bytes.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress { payload.update(from: base, count: source.count) }
+            }
+            let flags = lws_write_ws_flags(
+                Int32((fragment.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT).rawValue),
+                fragment.isFirst ? 1 : 0,
+                fragment.isLast ? 1 : 0
+            )
+            // One lws_write per WRITEABLE; lws masks the payload in place and uses the headroom.
+            let written = lws_write(wsi, payload, fragment.bytes.count, lws_write_protocol(rawValue: UInt32(flags)))
+            if written < fragment.bytes.count { return -1 }
+            if !connection.outbound.isEmpty || connection.pendingClose != nil {
+                lws_callback_on_writable(wsi)
+            }
+            return 0
+        }
+        if let close = connection.pendingClose, connection.sentCloseCode == nil {
+            // lws may still raise WRITEABLE while it awaits the peer's close ack; returning -1
+            // again then would kill the connection before the ack (and the peer would see a reset).
+            connection.sentCloseCode = close.code
+            LWSCloseReason.set(wsi, code: close.code, reason: close.reason)
+            return -1
+        }
+        return 0
+    }
+}
+
+/// One client WebSocket, owned by the service thread.
+final class LWSClientConnection {
+    let id: UInt64
+    let handler: LWSClientContext.Handler
+    let memory = LWSMemory()
+    // Set at CLIENT_ESTABLISHED, cleared when the connection ends.
+    var wsi: OpaquePointer?
+    var isOpen = false
+    var subprotocol: String?
+    var outbound = OutboundQueue()
+    var inbound: [UInt8] = []
+    var inboundIsBinary = false
+    var pendingClose: (code: UInt16, reason: String)?
+    var dropRequested = false
+    var sentCloseCode: UInt16?
+    var peerCloseCode: UInt16?
+
+    init(id: UInt64, handler: @escaping LWSClientContext.Handler) {
+        self.id = id
+        self.handler = handler
+    }
+
+    func emit(_ event: ClientEvent) {
+        handler(ClientConnectionID(rawValue: id), event)
+    }
+}
+
+// lws calls back with no closure context: the client context is found through lws_context_user().
+private func lwsClientCallback(
+    _ wsi: OpaquePointer?,
+    _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else {
+        return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+    return Unmanaged<LWSClientContext>.fromOpaque(owner).takeUnretainedValue().handle(wsi, reason, user, input, length)
+}

@@ -1,0 +1,45 @@
+import CLibWebSockets
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where libwebsockets' own log lines go: errors only, to standard error by default, so the
+/// terminal shows the product's log rather than the library's chatter. The environment variable
+/// `LWS_TRANSPORT_LOG_LEVEL` (an lws `LLL_*` bit mask, read once) selects more levels for debugging.
+public enum LWSLog {
+    /// Replaces the receiver of libwebsockets error lines (nil silences them). Thread-safe.
+    public static func setHandler(_ handler: (@Sendable (String) -> Void)?) {
+        state.withLock { $0 = handler }
+        installIfNeeded()
+    }
+
+    /// The default handler: writes `libwebsockets: <line>` to standard error.
+    public static let standardError: @Sendable (String) -> Void = { line in
+        let text = Array("libwebsockets: \(line)\n".utf8)
+        _ = text.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    private static let state = Mutex<(@Sendable (String) -> Void)?>(standardError)
+
+    // lws's level and emitter are process-wide; set them once, before the first context.
+    // The corresponding C function is lws_set_log_level; it keeps the function pointer forever.
+    private static let installed: Void = {
+        // LWS_TRANSPORT_LOG_LEVEL (an lws LLL_* bit mask, e.g. 15 = up to info) widens it for debugging.
+        let level = getenv("LWS_TRANSPORT_LOG_LEVEL").flatMap { Int32(String(cString: $0)) } ?? LLL_ERR
+        lws_set_log_level(
+            level,
+            { _, line in
+                guard let line else { return }
+                var text = String(cString: line)
+                while text.last == "\n" || text.last == "\r" { text.removeLast() }
+                let handler = LWSLog.state.withLock { $0 }
+                handler?(text)
+            })
+    }()
+
+    static func installIfNeeded() {
+        _ = installed
+    }
+}

@@ -1,0 +1,684 @@
+import CLibWebSockets
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The libwebsockets side of ``WebServer``: owns the lws context, its C tables, the connections
+/// and the timers. Everything but ``execute(_:)`` and ``stop()`` runs on the service thread.
+final class LWSServer {
+    /// Largest piece handed to one `lws_write`; bigger messages go out as several frames.
+    static let fragmentBytes = 32 * 1024
+
+    enum Phase {
+        /// Created, `run()` not called yet.
+        case idle
+        /// Inside `run()`, serving.
+        case running
+        /// `stop()` seen: closing WebSockets with 1001, waiting for their closing handshakes.
+        case draining
+        /// Inside `lws_context_destroy`: lws closes what is left; nothing may be written.
+        case destroying
+        /// The context is gone.
+        case finished
+    }
+
+    /// State shared with other threads (behind a mutex).
+    struct Shared {
+        var inbox: [@Sendable () -> Void] = []
+        var stopRequested = false
+        // Non-nil while lws_cancel_service may be called on it.
+        var context: CancellableContext?
+    }
+
+    let configuration: WebServerConfiguration
+    private(set) var port = 0
+    var delegate: (any WebServerDelegate)?
+
+    private let upgradePolicy: UpgradePolicy
+    private let pathPolicy: StaticPathPolicy
+    private let memory = LWSMemory()
+    // Scratch for one write: LWS_PRE bytes of headroom lws may use, then the payload.
+    private let scratch: UnsafeMutablePointer<UInt8>
+    private let scratchCapacity: Int
+    private var context: OpaquePointer?
+    private var vhost: OpaquePointer?
+    private let shared = Mutex(Shared())
+
+    private(set) var phase = Phase.idle
+    private var serviceThread: pthread_t?
+    private var connections: [UInt64: LWSServerConnection] = [:]
+    private var httpResponses: [UInt64: PendingHTTPResponse] = [:]
+    private var timers: [UInt64: ScheduledTimer] = [:]
+    private var lastConnectionID: UInt64 = 0
+    private var lastHTTPID: UInt64 = 0
+    private var lastTimerID: UInt64 = 0
+    private var graceExpired = false
+
+    private struct ScheduledTimer {
+        let timer: UnsafeMutablePointer<shim_lws_timer>
+        let work: () -> Void
+    }
+
+    /// A dynamic HTTP response whose body is still being written.
+    private struct PendingHTTPResponse {
+        var body: [UInt8]
+        var written = 0
+    }
+
+    init(configuration: WebServerConfiguration, delegate: any WebServerDelegate) throws {
+        try Self.validate(configuration)
+        guard let pathPolicy = StaticPathPolicy(publicDirectory: configuration.publicDirectory) else {
+            throw WebServerError.publicDirectoryMissing(configuration.publicDirectory)
+        }
+        self.configuration = configuration
+        self.delegate = delegate
+        self.pathPolicy = pathPolicy
+        self.upgradePolicy = UpgradePolicy(
+            webSocketPath: configuration.webSocketPath,
+            allowedOrigins: configuration.allowedOrigins,
+            maxConnections: configuration.maxConnections
+        )
+        scratchCapacity = Int(SHIM_LWS_PRE) + Self.fragmentBytes
+        scratch = .allocate(capacity: scratchCapacity)
+        LWSLog.installIfNeeded()
+        do {
+            try createContext()
+        } catch {
+            destroyContext()
+            throw error
+        }
+    }
+
+    deinit {
+        // Only reached without run() (or after it): nothing else can be using the context then.
+        if context != nil {
+            phase = .destroying
+            destroyContext()
+        }
+        scratch.deallocate()
+    }
+
+    private static func validate(_ configuration: WebServerConfiguration) throws {
+        guard (0...65_535).contains(configuration.port) else {
+            throw WebServerError.invalidConfiguration("port \(configuration.port)")
+        }
+        guard configuration.webSocketPath.hasPrefix("/") else {
+            throw WebServerError.invalidConfiguration("webSocketPath must start with /")
+        }
+        guard !configuration.subprotocol.isEmpty else {
+            throw WebServerError.invalidConfiguration("empty subprotocol")
+        }
+        guard configuration.maxMessageBytes > 0, configuration.maxConnections > 0 else {
+            throw WebServerError.invalidConfiguration("maxMessageBytes and maxConnections must be positive")
+        }
+        guard configuration.apiMounts.allSatisfy({ $0.hasPrefix("/") && $0.count > 1 && $0.utf8.count < 255 }) else {
+            throw WebServerError.invalidConfiguration("apiMounts must be paths like /api")
+        }
+        if configuration.pingIntervalSeconds > 0,
+            configuration.hangupSeconds <= configuration.pingIntervalSeconds
+                || configuration.hangupSeconds > Int(UInt16.max)
+        {
+            throw WebServerError.invalidConfiguration("hangupSeconds must exceed pingIntervalSeconds")
+        }
+    }
+
+    // MARK: - Context
+
+    private func createContext() throws {
+        let protocolName = memory.cString(configuration.subprotocol)
+
+        // The protocol array must outlive the context. The playground protocol is protocols[0]:
+        // lws binds a WebSocket that names no subprotocol to protocols[0], and plain HTTP
+        // (the file mount's filter callbacks) is also handled there.
+        let protocols = memory.zeroed(lws_protocols.self, count: 2)
+        protocols[0].name = UnsafePointer(protocolName)
+        protocols[0].callback = lwsServerCallback
+        protocols[0].per_session_data_size = MemoryLayout<UInt64>.size
+
+        // Mounts, their strings and the MIME list must outlive the context.
+        var mimeList: UnsafeMutablePointer<lws_protocol_vhost_options>?
+        for (suffix, type) in Self.extraMimeTypes.reversed() {
+            let option = memory.zeroed(lws_protocol_vhost_options.self)
+            // lws matches `name` as a plain suffix; a name starting with "*" is a catch-all type
+            // for every unknown suffix, which would defeat the 415 for unknown files.
+            option.pointee.name = UnsafePointer(memory.cString(suffix))
+            option.pointee.value = UnsafePointer(memory.cString(type))
+            option.pointee.next = UnsafePointer(mimeList)
+            mimeList = option
+        }
+        let fileMount = memory.zeroed(lws_http_mount.self)
+        fileMount.pointee.mountpoint = UnsafePointer(memory.cString("/"))
+        fileMount.pointee.mountpoint_len = 1
+        fileMount.pointee.origin = UnsafePointer(memory.cString(pathPolicy.root.isEmpty ? "/" : pathPolicy.root))
+        fileMount.pointee.def = UnsafePointer(memory.cString("index.html"))
+        fileMount.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
+        fileMount.pointee.extra_mimetypes = UnsafePointer(mimeList)
+        var mounts = fileMount
+        for prefix in configuration.apiMounts {
+            // A callback mount: lws binds the request to the protocol named in `origin` and
+            // raises LWS_CALLBACK_HTTP on it.
+            let mount = memory.zeroed(lws_http_mount.self)
+            mount.pointee.mountpoint = UnsafePointer(memory.cString(prefix))
+            mount.pointee.mountpoint_len = UInt8(prefix.utf8.count)
+            mount.pointee.origin = UnsafePointer(protocolName)
+            mount.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+            mount.pointee.mount_next = UnsafePointer(mounts)
+            mounts = mount
+        }
+
+        // The retry/idle policy is kept by pointer: it must outlive the context.
+        let policy = memory.zeroed(lws_retry_bo_t.self)
+        if configuration.pingIntervalSeconds > 0 {
+            policy.pointee.secs_since_valid_ping = UInt16(clamping: configuration.pingIntervalSeconds)
+            policy.pointee.secs_since_valid_hangup = UInt16(clamping: configuration.hangupSeconds)
+        }
+
+        var contextInfo = lws_context_creation_info()
+        contextInfo.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS)
+        // lws_context_user() hands this back in every callback; the server outlives its context.
+        contextInfo.user = Unmanaged.passUnretained(self).toOpaque()
+        contextInfo.port = CONTEXT_PORT_NO_LISTEN
+        guard let context = lws_create_context(&contextInfo) else {
+            throw WebServerError.contextCreationFailed
+        }
+        self.context = context
+
+        var vhostInfo = lws_context_creation_info()
+        vhostInfo.port = Int32(configuration.port)
+        vhostInfo.iface = Self.interface(for: configuration.host).map { UnsafePointer(memory.cString($0)) }
+        vhostInfo.protocols = UnsafePointer(protocols)
+        vhostInfo.mounts = UnsafePointer(mounts)
+        vhostInfo.vhost_name = UnsafePointer(memory.cString("scroll-playground"))
+        vhostInfo.retry_and_idle_policy = UnsafePointer(policy)
+        vhostInfo.options =
+            UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
+            | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
+        // Returns nil when the listen socket cannot be bound (e.g. the port is in use).
+        guard let vhost = lws_create_vhost(context, &vhostInfo) else {
+            throw WebServerError.cannotListen(host: configuration.host, port: configuration.port)
+        }
+        self.vhost = vhost
+        port = Int(lws_get_vhost_listen_port(vhost))
+        guard port > 0 else {
+            throw WebServerError.cannotListen(host: configuration.host, port: configuration.port)
+        }
+        shared.withLock { $0.context = CancellableContext(pointer: context) }
+    }
+
+    /// MIME types by file suffix that lws 4.1.6's built-in table lacks (it answers 415 for an
+    /// unknown suffix) or names with a legacy type (`application/font-woff2`). lws consults this
+    /// list before its own table.
+    static let extraMimeTypes: [(String, String)] = [
+        (".mjs", "text/javascript"),
+        (".map", "application/json"),
+        (".woff2", "font/woff2"),
+        (".webmanifest", "application/manifest+json"),
+        (".wasm", "application/wasm"),
+        (".webp", "image/webp"),
+    ]
+
+    // lws takes an interface name or a numeric address; nil listens on every address.
+    private static func interface(for host: String) -> String? {
+        switch host {
+        case "", "*", "0.0.0.0", "::": nil
+        case "localhost": "127.0.0.1"
+        default: host
+        }
+    }
+
+    private func destroyContext() {
+        cancelAllTimers()
+        shared.withLock { $0.context = nil }  // from here execute() drops its work
+        if let context {
+            // Closes every connection left (their CLOSED callbacks run now, on this thread),
+            // then frees the vhost; the mounts and protocols are freed only after this.
+            lws_context_destroy(context)
+        }
+        context = nil
+        vhost = nil
+        memory.freeAll()
+    }
+
+    // MARK: - Service loop
+
+    func run() {
+        precondition(phase == .idle, "WebServer.run() may be called once")
+        serviceThread = pthread_self()
+        phase = .running
+        drainInbox()
+        while phase == .running, let context {
+            if lws_service(context, 0) < 0 { break }
+        }
+        phase = .draining
+        for connection in connections.values {
+            requestClose(connection, code: 1001, reason: "server shutting down")
+        }
+        if !connections.isEmpty, let context {
+            let grace = schedule(afterMilliseconds: configuration.shutdownGraceMilliseconds) { [unowned self] in
+                self.graceExpired = true
+            }
+            while !connections.isEmpty, !graceExpired {
+                if lws_service(context, 0) < 0 { break }
+            }
+            cancel(grace)
+        }
+        // Close the inbox, then run what it still holds: work is dropped only if it arrives later.
+        shared.withLock { $0.context = nil }
+        drainInbox()
+        phase = .destroying
+        destroyContext()
+        phase = .finished
+        delegate = nil
+    }
+
+    func stop() {
+        shared.withLock { shared in
+            shared.stopRequested = true
+            // Only lws_cancel_service is safe from another thread; it wakes lws_service with
+            // LWS_CALLBACK_EVENT_WAIT_CANCELLED on the service thread.
+            if let context = shared.context { lws_cancel_service(context.pointer) }
+        }
+    }
+
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        shared.withLock { shared in
+            guard let context = shared.context else { return }
+            // One wake-up per batch: a non-empty inbox already has a cancel pending that will
+            // drain this work too.
+            let wake = shared.inbox.isEmpty
+            shared.inbox.append(work)
+            if wake { lws_cancel_service(context.pointer) }
+        }
+    }
+
+    // Several cancels can collapse into one callback: take the whole inbox each time.
+    private func drainInbox() {
+        let (work, stopRequested) = shared.withLock { shared in
+            let work = shared.inbox
+            shared.inbox.removeAll()
+            return (work, shared.stopRequested)
+        }
+        for item in work { item() }
+        if stopRequested, phase == .running { phase = .draining }
+    }
+
+    func assertServiceThread() {
+        assert(
+            serviceThread.map { pthread_equal($0, pthread_self()) != 0 } ?? true,
+            "WebServer: call this on the service thread (use execute(_:) from other threads)"
+        )
+    }
+
+    private var canWrite: Bool { phase == .running || phase == .draining }
+
+    // MARK: - WebSocket API
+
+    func send(_ bytes: [UInt8], to id: ConnectionID, coalescingKey: String?) {
+        assertServiceThread()
+        guard canWrite, let connection = connections[id.rawValue], connection.pendingClose == nil else { return }
+        connection.outbound.enqueue(bytes, isBinary: false, coalescingKey: coalescingKey)
+        lws_callback_on_writable(connection.wsi)
+    }
+
+    func close(_ id: ConnectionID, code: UInt16, reason: String) {
+        assertServiceThread()
+        guard canWrite, let connection = connections[id.rawValue] else { return }
+        requestClose(connection, code: code, reason: reason)
+    }
+
+    func outboundBytes(of id: ConnectionID) -> Int {
+        connections[id.rawValue]?.outbound.byteCount ?? 0
+    }
+
+    var openConnectionCount: Int { connections.count }
+
+    private func requestClose(_ connection: LWSServerConnection, code: UInt16, reason: String) {
+        guard connection.pendingClose == nil else { return }
+        connection.pendingClose = (code, reason)
+        lws_callback_on_writable(connection.wsi)
+    }
+
+    // MARK: - Timers
+
+    func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping () -> Void) -> TimerHandle {
+        assertServiceThread()
+        lastTimerID += 1
+        let id = lastTimerID
+        guard let context, phase != .destroying, phase != .finished else { return TimerHandle(rawValue: id) }
+        let timer = UnsafeMutablePointer<shim_lws_timer>.allocate(capacity: 1)
+        timer.initialize(to: shim_lws_timer())
+        timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        timer.pointee.id = id
+        timers[id] = ScheduledTimer(timer: timer, work: work)
+        // The sul must stay at this address until it fires or is cancelled; it is freed only then.
+        lws_sul_schedule(
+            context, 0, shim_lws_timer_sul(timer), lwsServerTimerFired, lws_usec_t(max(0, milliseconds)) * 1000)
+        return TimerHandle(rawValue: id)
+    }
+
+    func cancel(_ handle: TimerHandle) {
+        assertServiceThread()
+        guard let entry = timers.removeValue(forKey: handle.rawValue) else { return }
+        lws_sul_cancel(shim_lws_timer_sul(entry.timer))
+        entry.timer.deallocate()
+    }
+
+    fileprivate func timerFired(_ id: UInt64) {
+        // lws has already unlinked the sul before calling back: it may be freed.
+        guard let entry = timers.removeValue(forKey: id) else { return }
+        entry.timer.deallocate()
+        entry.work()
+    }
+
+    private func cancelAllTimers() {
+        for entry in timers.values {
+            lws_sul_cancel(shim_lws_timer_sul(entry.timer))
+            entry.timer.deallocate()
+        }
+        timers.removeAll()
+    }
+
+    // MARK: - Callback dispatch
+
+    fileprivate func handle(
+        _ wsi: OpaquePointer,
+        _ reason: lws_callback_reasons,
+        _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?,
+        _ length: Int
+    ) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            // Raised on a fake wsi: never write to it.
+            drainInbox()
+            return 0
+
+        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+            return confirmUpgrade(wsi, to: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
+
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            // Already vetted in HTTP_CONFIRM_UPGRADE; re-checked in case lws skipped that step.
+            return refusal(forUpgrade: wsi) == nil ? 0 : 1
+
+        case LWS_CALLBACK_ESTABLISHED:
+            return webSocketEstablished(wsi, user)
+
+        case LWS_CALLBACK_RECEIVE:
+            guard let connection = connection(user) else { return 0 }
+            return received(connection, input, length)
+
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            guard let connection = connection(user) else { return 0 }
+            return writeable(connection)
+
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            // `in` holds the peer's close code (network order) and reason; returning 0 lets lws echo it.
+            if let connection = connection(user), length >= 2, let input {
+                let bytes = input.assumingMemoryBound(to: UInt8.self)
+                connection.peerCloseCode = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+            }
+            return 0
+
+        case LWS_CALLBACK_CLOSED:
+            guard let id = sessionID(user), let connection = connections.removeValue(forKey: id) else { return 0 }
+            delegate?.connectionClosed(connection.id, code: connection.peerCloseCode ?? connection.sentCloseCode)
+            return 0
+
+        case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+            let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+            if isAPIPath(path) || pathPolicy.allows(path) { return 0 }
+            // Refused paths are answered like missing files, so they reveal nothing.
+            _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil)
+            return 1
+
+        case LWS_CALLBACK_HTTP:
+            return httpRequest(wsi, user)
+
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            if let id = sessionID(user), httpResponses[id] != nil {
+                return httpWriteable(wsi, id)
+            }
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+
+        case LWS_CALLBACK_HTTP_DROP_PROTOCOL, LWS_CALLBACK_CLOSED_HTTP:
+            if let id = sessionID(user) { httpResponses[id] = nil }
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+
+        default:
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
+    }
+
+    private func sessionID(_ user: UnsafeMutableRawPointer?) -> UInt64? {
+        let id = shim_lws_session_id(user)
+        return id == 0 ? nil : id
+    }
+
+    private func connection(_ user: UnsafeMutableRawPointer?) -> LWSServerConnection? {
+        sessionID(user).flatMap { connections[$0] }
+    }
+
+    // MARK: - Upgrade
+
+    private func refusal(forUpgrade wsi: OpaquePointer) -> UpgradePolicy.Refusal? {
+        guard phase == .running else { return .overCapacity }
+        return upgradePolicy.evaluate(
+            path: LWSHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "",
+            origin: LWSHeaders.value(wsi, WSI_TOKEN_ORIGIN),
+            host: LWSHeaders.value(wsi, WSI_TOKEN_HOST),
+            openConnections: connections.count
+        )
+    }
+
+    private func confirmUpgrade(_ wsi: OpaquePointer, to upgrade: String?) -> Int32 {
+        // Other upgrades (h2c) keep lws's own handling.
+        guard upgrade?.lowercased() == "websocket" else { return 0 }
+        guard let refusal = refusal(forUpgrade: wsi) else { return 0 }
+        // >0 tells lws we answered the request ourselves.
+        _ = lws_return_http_status(wsi, UInt32(refusal.status), nil)
+        return 1
+    }
+
+    private func webSocketEstablished(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
+        guard user != nil else { return -1 }
+        lastConnectionID += 1
+        // lws frees the per-session memory without running Swift code: keep only the integer id there.
+        shim_lws_set_session_id(user, lastConnectionID)
+        let connection = LWSServerConnection(id: ConnectionID(rawValue: lastConnectionID), wsi: wsi)
+        connections[lastConnectionID] = connection
+        delegate?.connectionOpened(connection.id)
+        return 0
+    }
+
+    // MARK: - WebSocket receive and write
+
+    private func received(_ connection: LWSServerConnection, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32
+    {
+        let wsi = connection.wsi
+        if connection.discardingInbound || connection.pendingClose != nil { return 0 }
+        if lws_frame_is_binary(wsi) != 0 {
+            violate(connection, .binary)
+            return 0
+        }
+        if connection.inbound.count + length > configuration.maxMessageBytes {
+            violate(connection, .tooLarge)
+            return 0
+        }
+        if let input, length > 0 {
+            connection.inbound.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        }
+        // A message arrives in pieces of at most rx_buffer_size: deliver it when the final one is in.
+        if lws_is_final_fragment(wsi) != 0 {
+            let message = connection.inbound
+            connection.inbound = []
+            delegate?.connection(connection.id, received: message)
+        }
+        return 0
+    }
+
+    private func violate(_ connection: LWSServerConnection, _ violation: InboundViolation) {
+        connection.inbound = []
+        connection.discardingInbound = true
+        // The delegate may queue an error frame now; the close goes out after it.
+        delegate?.connection(connection.id, violated: violation)
+        requestClose(connection, code: violation.closeCode, reason: violation.closeReason)
+    }
+
+    private func writeable(_ connection: LWSServerConnection) -> Int32 {
+        let wsi = connection.wsi
+        if let fragment = connection.outbound.nextFragment(maxBytes: Self.fragmentBytes) {
+            let flags = lws_write_ws_flags(
+                Int32((fragment.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT).rawValue),
+                fragment.isFirst ? 1 : 0,
+                fragment.isLast ? 1 : 0
+            )
+            guard write(wsi, fragment.bytes, protocol: lws_write_protocol(rawValue: UInt32(flags))) else { return -1 }
+            if !connection.outbound.isEmpty || connection.pendingClose != nil {
+                lws_callback_on_writable(wsi)
+            }
+            return 0
+        }
+        if let close = connection.pendingClose, connection.sentCloseCode == nil {
+            // lws may still raise WRITEABLE while it awaits the peer's close ack; returning -1
+            // again then would kill the connection before the ack (and the peer would see a reset).
+            connection.sentCloseCode = close.code
+            LWSCloseReason.set(wsi, code: close.code, reason: close.reason)
+            return -1
+        }
+        return 0  // spurious WRITEABLE: nothing queued
+    }
+
+    /// One lws_write of `bytes` with LWS_PRE headroom; false if lws reports a failed write.
+    private func write(_ wsi: OpaquePointer, _ bytes: ArraySlice<UInt8>, protocol kind: lws_write_protocol) -> Bool {
+        precondition(bytes.count <= Self.fragmentBytes)
+        let payload = scratch + Int(SHIM_LWS_PRE)
+        bytes.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { payload.update(from: base, count: source.count) }
+        }
+        // lws may write frame headers into the LWS_PRE bytes before `payload`.
+        let written = lws_write(wsi, payload, bytes.count, kind)
+        return written >= bytes.count
+    }
+
+    // MARK: - HTTP API
+
+    private func isAPIPath(_ path: String) -> Bool {
+        configuration.apiMounts.contains { path == $0 || path.hasPrefix($0 + "/") }
+    }
+
+    private func httpRequest(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
+        guard user != nil else {
+            _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_INTERNAL_SERVER_ERROR.rawValue), nil)
+            return 1
+        }
+        lastHTTPID += 1
+        let id = lastHTTPID | (1 << 63)  // never collides with WebSocket ids
+        shim_lws_set_session_id(user, id)
+
+        let request = LWSHeaders.request(wsi)
+        let response: HTTPResponse
+        if let request, !isAPIPath(request.path) {
+            // The file mount found no file: lws falls back to LWS_CALLBACK_HTTP on protocols[0].
+            response = .text("Not Found\n", status: 404)
+        } else if let request, request.method == "GET" || request.method == "HEAD" {
+            response = delegate?.handle(request) ?? .text("Not Found\n", status: 404)
+        } else if request != nil {
+            response = .text("Method Not Allowed\n", status: 405)
+        } else {
+            response = .text("Bad Request\n", status: 400)
+        }
+        guard writeHeaders(wsi, response) else { return -1 }
+        if request?.method == "HEAD" || response.body.isEmpty {
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        }
+        httpResponses[id] = PendingHTTPResponse(body: response.body)
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    private func writeHeaders(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Bool {
+        let start = scratch + Int(SHIM_LWS_PRE)
+        let end = scratch + scratchCapacity
+        var position: UnsafeMutablePointer<UInt8>? = start
+        // Adds the status line, server, content-type, content-length and (with
+        // HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE) the security headers.
+        guard
+            lws_add_http_common_headers(
+                wsi, UInt32(clamping: response.status), response.contentType,
+                lws_filepos_t(response.body.count), &position, end
+            ) == 0
+        else { return false }
+        let added = LWSHeaders.add(wsi, name: "cache-control:", value: "no-store", at: &position, end: end)
+        return added && lws_finalize_write_http_header(wsi, start, &position, end) == 0
+    }
+
+    private func httpWriteable(_ wsi: OpaquePointer, _ id: UInt64) -> Int32 {
+        guard var pending = httpResponses[id] else { return 0 }
+        let end = min(pending.body.count, pending.written + Self.fragmentBytes)
+        let isLast = end == pending.body.count
+        guard
+            write(
+                wsi, pending.body[pending.written..<end],
+                protocol: isLast ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP
+            )
+        else { return -1 }
+        pending.written = end
+        if isLast {
+            httpResponses[id] = nil
+            // Nonzero means the connection must close now (no keep-alive).
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        }
+        httpResponses[id] = pending
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+}
+
+/// An lws context pointer handed to other threads for `lws_cancel_service` only, the one lws
+/// call that is safe off the service thread (and only while the context exists, which the
+/// mutex around it guarantees).
+struct CancellableContext: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// One open WebSocket on the server.
+final class LWSServerConnection {
+    let id: ConnectionID
+    // Valid until LWS_CALLBACK_CLOSED, when the connection leaves the table.
+    let wsi: OpaquePointer
+    var outbound = OutboundQueue()
+    var inbound: [UInt8] = []
+    var discardingInbound = false
+    var pendingClose: (code: UInt16, reason: String)?
+    var sentCloseCode: UInt16?
+    var peerCloseCode: UInt16?
+
+    init(id: ConnectionID, wsi: OpaquePointer) {
+        self.id = id
+        self.wsi = wsi
+    }
+}
+
+// lws calls back with no closure context: the server is found through lws_context_user().
+private func lwsServerCallback(
+    _ wsi: OpaquePointer?,
+    _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else {
+        return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+    let server = Unmanaged<LWSServer>.fromOpaque(owner).takeUnretainedValue()
+    return server.handle(wsi, reason, user, input, length)
+}
+
+// The sul is the first member of shim_lws_timer, which carries the owning server and the timer id.
+private func lwsServerTimerFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul, let timer = shim_lws_timer_from_sul(sul), let owner = timer.pointee.owner else { return }
+    let id = timer.pointee.id
+    Unmanaged<LWSServer>.fromOpaque(owner).takeUnretainedValue().timerFired(id)
+}

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A joinable POSIX thread running one closure (an lws service loop).
+final class ServiceThread: @unchecked Sendable {
+    // @unchecked: `thread` is written once in init, then only read by join().
+    private var thread = pthread_t()
+    private let joined = Monitor(false)
+
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    /// Starts the thread.
+    init(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Body(body)).toOpaque()
+        let result = pthread_create(
+            &thread, nil,
+            { argument in
+                let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
+                body.run()
+                return nil
+            }, box)
+        precondition(result == 0, "pthread_create failed: \(result)")
+    }
+
+    /// True when called on this thread.
+    var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+
+    /// Waits for the closure to return (once; later calls return at once).
+    func join() {
+        let first = joined.update { joined in
+            defer { joined = true }
+            return !joined
+        }
+        if first { pthread_join(thread, nil) }
+    }
+}

@@ -1,0 +1,33 @@
+/// Everything ``WebServer`` needs to listen, serve files and accept WebSockets.
+public struct WebServerConfiguration: Sendable {
+    /// The address to listen on: an IPv4/IPv6 address, `"localhost"`, or `"0.0.0.0"`/`"::"` for all.
+    public var host: String = "127.0.0.1"
+    /// The TCP port; 0 picks a free one, reported by ``WebServer/port``.
+    public var port: Int = 8080
+    /// The directory whose files are served at `/` (`index.html` for directories).
+    public var publicDirectory: String
+    /// The only path that accepts WebSocket upgrades.
+    public var webSocketPath: String = "/ws"
+    /// The WebSocket subprotocol; clients naming no subprotocol land on it too.
+    public var subprotocol: String = "scroll-playground.v1"
+    /// Origins accepted besides no `Origin` header and the server's own (`"http://" + Host`).
+    public var allowedOrigins: [String] = []
+    /// The largest inbound message, in bytes, before ``InboundViolation/tooLarge``.
+    public var maxMessageBytes: Int = 64 * 1024
+    /// The most simultaneous WebSockets; further upgrades get HTTP 503.
+    public var maxConnections: Int = 1024
+    /// Idle seconds after which the server pings a WebSocket (0 disables dead-peer detection).
+    public var pingIntervalSeconds: Int = 30
+    /// Idle seconds after which a WebSocket that answered nothing is dropped; must exceed the ping interval.
+    public var hangupSeconds: Int = 75
+    /// How long ``WebServer/run()`` waits, after ``WebServer/stop()``, for clients to finish the
+    /// 1001 closing handshake before it destroys the context anyway.
+    public var shutdownGraceMilliseconds: Int = 2_000
+    /// URL path prefixes routed to ``WebServerDelegate/handle(_:)`` instead of the file mount.
+    public var apiMounts: [String] = ["/api", "/healthz"]
+
+    /// A configuration serving `publicDirectory`, with defaults for everything else.
+    public init(publicDirectory: String) {
+        self.publicDirectory = publicDirectory
+    }
+}

@@ -1,0 +1,18 @@
+/// What the application does with connections, messages and API requests.
+///
+/// Every method is called on the service thread (the thread inside ``WebServer/run()``), so an
+/// implementation may call the server's service-thread methods (`send`, `close`, `schedule`) directly.
+public protocol WebServerDelegate: AnyObject {
+    /// A WebSocket completed its handshake.
+    func connectionOpened(_ id: ConnectionID)
+    /// One whole, reassembled text message (UTF-8 bytes, not validated).
+    func connection(_ id: ConnectionID, received text: [UInt8])
+    /// The transport refused a message; after this callback returns it writes what the delegate
+    /// queued (e.g. an `error` frame) and then closes with ``InboundViolation/closeCode``.
+    func connection(_ id: ConnectionID, violated: InboundViolation)
+    /// The connection ended. `code` is the close code of the closing handshake (the peer's, or the
+    /// server's when the server closed first), nil when the connection dropped without one.
+    func connectionClosed(_ id: ConnectionID, code: UInt16?)
+    /// Answers `GET /healthz` and `/api/...`; nil answers 404.
+    func handle(_ request: HTTPRequest) -> HTTPResponse?
+}

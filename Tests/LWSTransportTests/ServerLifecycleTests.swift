@@ -1,0 +1,150 @@
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@testable import LWSTransport
+
+/// Start-up errors, stop(), execute(_:) and timers.
+@Suite struct ServerLifecycleTests {
+    @Test func stopClosesEveryWebSocketWith1001() throws {
+        let server = try TestServer()
+        let one = try WebSocketClient.connect(port: server.port)
+        let two = try WebSocketClient.connect(port: server.port, subprotocol: nil)
+        try one.send("x")
+        #expect(one.receive() == .text("x"))
+        #expect(server.stop())
+        #expect(try one.waitForClose() == 1001)
+        #expect(try two.waitForClose() == 1001)
+        let closed = server.delegate.log.update { $0.closed }
+        #expect(closed.count == 2)
+        #expect(closed.values.allSatisfy { $0 == 1001 })
+        // The context is gone: nothing listens any more.
+        #expect(throws: HTTPProbe.Failure.self) { try HTTPProbe.get(port: server.port, path: "/") }
+    }
+
+    @Test func stopBeforeRunReturnsAtOnce() throws {
+        let delegate = RecordingDelegate()
+        var configuration = WebServerConfiguration(publicDirectory: Fixture.publicDirectory)
+        configuration.port = 0
+        let server = try WebServer(configuration: configuration, delegate: delegate)
+        server.stop()
+        server.run()  // returns because stop() came first
+        server.execute { Issue.record("work after the context was destroyed must be dropped") }
+    }
+
+    @Test func portInUseThrowsAClearError() throws {
+        let first = try TestServer()
+        var configuration = WebServerConfiguration(publicDirectory: Fixture.publicDirectory)
+        configuration.port = first.port
+        // lws's own error line goes through the log hook (captured here instead of printed).
+        let lines = Monitor<[String]>([])
+        LWSLog.setHandler { line in lines.update { $0.append(line) } }
+        defer { LWSLog.setHandler(LWSLog.standardError) }
+        let error = #expect(throws: WebServerError.self) {
+            try WebServer(configuration: configuration, delegate: RecordingDelegate())
+        }
+        #expect(lines.update { $0 }.contains { $0.contains("ERROR on binding") && $0.contains("\(first.port)") })
+        #expect(error == .cannotListen(host: "127.0.0.1", port: first.port))
+        #expect(error?.description == "cannot listen on 127.0.0.1:\(first.port)")
+    }
+
+    @Test func missingPublicDirectoryThrows() {
+        let configuration = WebServerConfiguration(publicDirectory: "/nonexistent/public")
+        #expect(throws: WebServerError.publicDirectoryMissing("/nonexistent/public")) {
+            try WebServer(configuration: configuration, delegate: RecordingDelegate())
+        }
+    }
+
+    @Test func executeRunsOnTheServiceThread() throws {
+        let server = try TestServer()
+        let serviceThread = try #require(
+            server.onServiceThread { UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) })
+        #expect(serviceThread != UInt(pthread_self()))
+        // Delegate callbacks run on that same thread.
+        let client = try WebSocketClient.connect(port: server.port)
+        try client.send("x")
+        #expect(client.receive() == .text("x"))
+        let again = server.onServiceThread { UInt(pthread_self()) }
+        #expect(again == serviceThread)
+    }
+
+    @Test func timersFireInOrderAndCancelledOnesDoNot() throws {
+        let server = try TestServer()
+        let fired = Monitor<[String]>([])
+        let scheduled = server.onServiceThread { [server] in
+            let web = server.server
+            web.schedule(afterMilliseconds: 60) { fired.update { $0.append("60ms") } }
+            web.schedule(afterMilliseconds: 0) { fired.update { $0.append("0ms") } }
+            let cancelled = web.schedule(afterMilliseconds: 30) { fired.update { $0.append("cancelled") } }
+            web.schedule(afterMilliseconds: 20) { fired.update { $0.append("20ms") } }
+            web.cancel(cancelled)
+            return true
+        }
+        #expect(scheduled == true)
+        let order = fired.wait(timeout: .seconds(5)) { $0.count >= 3 ? $0 : nil }
+        #expect(order == ["0ms", "20ms", "60ms"])
+    }
+
+    @Test func timerCanCancelAnotherAndCancellingTwiceIsHarmless() throws {
+        let server = try TestServer()
+        let fired = Monitor<[String]>([])
+        _ = server.onServiceThread { [server] in
+            let web = server.server
+            let later = web.schedule(afterMilliseconds: 40) { fired.update { $0.append("later") } }
+            web.schedule(afterMilliseconds: 10) {
+                web.cancel(later)
+                web.cancel(later)
+                fired.update { $0.append("first") }
+            }
+            web.schedule(afterMilliseconds: 80) { fired.update { $0.append("last") } }
+            return true
+        }
+        let order = fired.wait(timeout: .seconds(5)) { $0.contains("last") ? $0 : nil }
+        #expect(order == ["first", "last"])
+    }
+
+    @Test func workFromManyThreadsIsAllExecuted() throws {
+        let server = try TestServer()
+        let count = Monitor(0)
+        let web = server.server
+        let threads = (0..<4).map { _ in
+            ServiceThread {
+                for _ in 0..<250 {
+                    web.execute { count.update { $0 += 1 } }
+                }
+            }
+        }
+        for thread in threads { thread.join() }
+        #expect(count.wait(timeout: .seconds(5)) { $0 == 1000 ? $0 : nil } == 1000)
+    }
+
+    @Test(arguments: ["127.0.0.1", "localhost", "0.0.0.0"])
+    func listensOnTheConfiguredHost(host: String) throws {
+        let server = try TestServer { $0.host = host }
+        #expect(server.port > 0)
+        #expect(try HTTPProbe.get(port: server.port, path: "/healthz").status == 200)
+    }
+
+    @Test func publicDirectoryMustBeADirectory() {
+        let file = Fixture.publicDirectory + "/index.html"
+        #expect(throws: WebServerError.publicDirectoryMissing(file)) {
+            try WebServer(configuration: WebServerConfiguration(publicDirectory: file), delegate: RecordingDelegate())
+        }
+    }
+
+    @Test func timerWaitsItsDelay() throws {
+        let server = try TestServer()
+        let elapsed = Monitor<Duration?>(nil)
+        _ = server.onServiceThread { [server] in
+            let start = ContinuousClock.now
+            server.server.schedule(afterMilliseconds: 150) {
+                elapsed.update { $0 = ContinuousClock.now - start }
+            }
+            return true
+        }
+        let waited = try #require(elapsed.wait(timeout: .seconds(5)) { $0 })
+        #expect(waited >= .milliseconds(150))
+    }
+}

@@ -1,0 +1,124 @@
+import Testing
+
+@testable import LWSTransport
+
+/// Reassembly, the size limit, binary frames, closing, and the outbound queue.
+@Suite struct WebSocketMessageTests {
+    @Test func messageLargerThanTheReceiveBufferIsReassembled() throws {
+        let server = try TestServer()
+        let client = try WebSocketClient.connect(port: server.port)
+        // One frame of 30 000 bytes reaches the callback in several pieces of at most rx_buffer_size.
+        let text = String(repeating: "0123456789", count: 3_000)
+        try client.send(text)
+        #expect(client.receive() == .text(text))
+        #expect(server.delegate.log.update { $0.received.map(\.1) } == [text])
+    }
+
+    @Test func fragmentedMessageIsReassembled() throws {
+        let server = try TestServer { $0.maxMessageBytes = 256 * 1024 }
+        let client = try WebSocketClient.connect(port: server.port)
+        // The client sends this as 32 KiB frames (continuations), the server echoes it the same way.
+        let text = String((0..<200_000).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+        try client.send(text)
+        #expect(client.receive(timeout: .seconds(10)) == .text(text))
+    }
+
+    @Test func oneMebibyteRoundTripsWhenAllowed() throws {
+        let server = try TestServer { $0.maxMessageBytes = 2 * 1024 * 1024 }
+        let client = try WebSocketClient.connect(port: server.port)
+        let text = String(repeating: "x", count: 1024 * 1024)
+        try client.send(text)
+        #expect(client.receive(timeout: .seconds(10)) == .text(text))
+    }
+
+    @Test func tooLargeMessageGetsTheDelegatesErrorThenClose1009() throws {
+        let server = try TestServer()
+        let client = try WebSocketClient.connect(port: server.port)
+        try client.send(String(repeating: "x", count: 1024 * 1024))
+        #expect(client.receive(timeout: .seconds(10)) == .text("{\"type\":\"error\",\"code\":\"too_large\"}"))
+        #expect(client.receive(timeout: .seconds(10)) == .closed(code: 1009))
+        let log = server.delegate.log.update { $0 }
+        #expect(log.violations.map(\.1) == [.tooLarge])
+        #expect(log.received.isEmpty)
+        #expect(server.delegate.waitForClosed(count: 1)?.values.first == 1009)
+    }
+
+    @Test func messageOfExactlyTheLimitIsAccepted() throws {
+        let server = try TestServer { $0.maxMessageBytes = 1000 }
+        let client = try WebSocketClient.connect(port: server.port)
+        let text = String(repeating: "y", count: 1000)
+        try client.send(text)
+        #expect(client.receive() == .text(text))
+        try client.send(text + "y")
+        #expect(client.receive() == .text("{\"type\":\"error\",\"code\":\"too_large\"}"))
+        #expect(client.receive() == .closed(code: 1009))
+    }
+
+    @Test func binaryFrameGetsTheDelegatesErrorThenClose1003() throws {
+        let server = try TestServer()
+        let client = try WebSocketClient.connect(port: server.port)
+        try client.sendBinary([1, 2, 3])
+        #expect(client.receive() == .text("{\"type\":\"error\",\"code\":\"binary\"}"))
+        #expect(client.receive() == .closed(code: 1003))
+        #expect(server.delegate.log.update { $0.violations.map(\.1) } == [.binary])
+    }
+
+    @Test func emptyTextMessageIsDelivered() throws {
+        let server = try TestServer()
+        let client = try WebSocketClient.connect(port: server.port)
+        try client.send("")
+        #expect(client.receive() == .text(""))
+    }
+
+    @Test func serverCloseSendsTheCodeAfterPendingMessages() throws {
+        let server = try TestServer()
+        let client = try WebSocketClient.connect(port: server.port)
+        try client.send("close:4001")
+        #expect(client.receive() == .closed(code: 4001))
+        #expect(server.delegate.waitForClosed(count: 1)?.values.first == 4001)
+    }
+
+    @Test func clientCloseCodeReachesTheDelegate() throws {
+        let server = try TestServer()
+        let client = try WebSocketClient.connect(port: server.port)
+        client.close(code: 4100)
+        #expect(try client.waitForClose() == 4100)
+        #expect(server.delegate.waitForClosed(count: 1)?.values.first == 4100)
+    }
+
+    @Test func abruptDropReportsNoCode() throws {
+        let server = try TestServer()
+        let client = try WebSocketClient.connect(port: server.port)
+        try client.send("ping")
+        #expect(client.receive() == .text("ping"))
+        client.drop()
+        #expect(try client.waitForClose() == nil)
+        let closed = try #require(server.delegate.waitForClosed(count: 1))
+        #expect(closed.count == 1)
+        #expect(closed.values.first == .some(nil))
+    }
+
+    @Test func keyedMessagesCoalesceInPlace() throws {
+        let server = try TestServer()
+        let client = try WebSocketClient.connect(port: server.port)
+        try client.send("burst")
+        var received: [ClientEvent] = []
+        for _ in 0..<4 {
+            received.append(try #require(client.receive()))
+        }
+        #expect(received == [.text("a"), .text("state-3"), .text("b"), .text("c")])
+        // Nothing else was queued: the next thing is the echo of the next message.
+        try client.send("after")
+        #expect(client.receive() == .text("after"))
+        #expect(server.delegate.log.update { $0.outboundAfterBurst } == 3 + "state-3".utf8.count)
+    }
+
+    @Test func manyMessagesArriveInOrder() throws {
+        let server = try TestServer()
+        let client = try WebSocketClient.connect(port: server.port)
+        for index in 0..<500 { try client.send("m\(index)") }
+        for index in 0..<500 {
+            #expect(client.receive() == .text("m\(index)"))
+        }
+    }
+}
