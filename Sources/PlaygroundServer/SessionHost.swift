@@ -58,69 +58,56 @@ final class SessionHost: WebServerDelegate {
     }
 
     func connection(_ id: ConnectionID, received text: [UInt8]) {
-        let sessionID = connections[id] ?? nil
-        let hosted = sessionID.flatMap { sessions[$0] }
         // One reading of the clock per input, so the trace holds exactly the time the core saw.
         let time = now
-        hosted?.trace?.recordInput(text, at: time)
-        let message: ClientMessage
-        do {
-            message = try ClientMessage.decode(text)
-        } catch {
-            refuse(error, on: id, session: hosted)
+        let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(text) }
+        guard let hosted = session(of: id) else {
+            switch decoded {
+            case .success(.hello(let hello)): greet(hello, raw: text, on: id, at: time)
+            case .success(.ping(let pingID)): server.send(ServerMessage.pong(id: pingID).encoded(), to: id)
+            case .success: refuse(ProtocolError(.notReady, "send hello first"), on: id)
+            case .failure(let error): refuse(error, on: id)
+            }
             return
         }
-        switch message {
-        case .ping(let pingID):
-            server.send(ServerMessage.pong(id: pingID).encoded(), to: id)
-        case .hello(let hello):
-            if let hosted {
-                run(.helloReceived(hello), on: hosted, at: time)
-            } else {
-                greet(hello, raw: text, on: id, at: time)
-            }
-        default:
-            guard let hosted else {
-                refuse(ProtocolError(.notReady, "send hello first"), on: id, session: nil)
-                return
-            }
-            switch message {
-            case .geometry(let report): run(.geometryReceived(report), on: hosted, at: time)
-            case .config(let fields): run(.configReceived(fields), on: hosted, at: time)
-            case .refresh: run(.refreshRequested, on: hosted, at: time)
-            case .loadMore: run(.loadMoreRequested, on: hosted, at: time)
-            case .reset: run(.resetRequested, on: hosted, at: time)
-            case .hello, .ping: break
-            }
-        }
+        hosted.trace?.recordInput(text, at: time)
+        handle(.message(decoded), on: hosted, at: time)
     }
 
     func connection(_ id: ConnectionID, violated violation: InboundViolation) {
-        let hosted = (connections[id] ?? nil).flatMap { sessions[$0] }
-        switch violation {
-        case .tooLarge:
-            refuse(ProtocolError(.tooLarge, "messages are limited to \(options.maxMessageBytes) bytes"), on: id, session: hosted)
-        case .binary:
-            record(LogEntry(.protocolError, ["code": "binary_frame", "message": "binary frames are not supported"]),
-                   session: hosted, fallbackName: id.description)
+        let kind: InboundViolationKind = violation == .tooLarge ? .tooLarge : .binary
+        guard let hosted = session(of: id) else {
+            if kind == .tooLarge {
+                refuse(ProtocolError(.tooLarge, "messages are limited to \(options.maxMessageBytes) bytes"), on: id)
+            }
+            return
         }
+        let time = now
+        hosted.trace?.recordViolation(kind, at: time)
+        handle(.violation(kind), on: hosted, at: time)
     }
 
     func connectionClosed(_ id: ConnectionID, code: UInt16?) {
-        guard let sessionID = connections.removeValue(forKey: id) ?? nil, let hosted = sessions[sessionID],
-            hosted.connection == id
-        else { return }
+        guard let hosted = session(of: id), hosted.connection == id else {
+            connections[id] = nil
+            return
+        }
+        connections[id] = nil
         hosted.connection = nil
         let resumable = !isShuttingDown.load(ordering: .relaxed)
-        var data: [String: JSONValue] = ["resumable": .bool(resumable)]
-        data["code"] = code.map { .int(Int($0)) } ?? .null
         let time = now
-        hosted.trace?.recordClosed(code: code, at: time)
-        record(LogEntry(.sessionClosed, data), session: hosted, at: time)
+        hosted.trace?.recordClosed(code: code, resumable: resumable, at: time)
+        handle(.closed(code: code.map(Int.init), resumable: resumable), on: hosted, at: time)
         guard resumable else { return }
+        let sessionID = hosted.state.id
         hosted.graceTimer = server.schedule(afterMilliseconds: options.resumeGraceMilliseconds) { [weak self] in
             self?.expire(sessionID)
         }
+    }
+
+    /// The session a connection said hello for, if any.
+    private func session(of id: ConnectionID) -> Hosted? {
+        (connections[id] ?? nil).flatMap { sessions[$0] }
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse? {
@@ -148,7 +135,7 @@ final class SessionHost: WebServerDelegate {
         // Registered before reducing so its log entries find it; dropped again if hello is refused.
         sessions[sessionID] = hosted
         connections[id] = sessionID
-        run(.helloReceived(hello), on: hosted, at: time)
+        handle(.message(.success(.hello(hello))), on: hosted, at: time)
         if hosted.state.isOpen {
             sessionIDsByToken[state.resumeToken] = sessionID
         } else {
@@ -170,7 +157,7 @@ final class SessionHost: WebServerDelegate {
         hosted.connection = id
         connections[id] = hosted.state.id
         hosted.trace?.recordInput(raw, at: time)
-        run(.resumed(lastRev: lastRev), on: hosted, at: time)
+        perform(hosted.state.reduce(.resumed(lastRev: lastRev), now: time), for: hosted, at: time)
     }
 
     /// The resume grace ran out: the session's state goes.
@@ -182,8 +169,8 @@ final class SessionHost: WebServerDelegate {
         sessionIDsByToken[hosted.state.resumeToken] = nil
     }
 
-    private func run(_ event: SessionEvent, on hosted: Hosted, at time: Int64) {
-        let effects = hosted.state.reduce(event, now: time)
+    private func handle(_ input: SessionInput, on hosted: Hosted, at time: Int64) {
+        let effects = hosted.state.handle(input, now: time, maxMessageBytes: options.maxMessageBytes)
         perform(effects, for: hosted, at: time)
     }
 
@@ -212,15 +199,18 @@ final class SessionHost: WebServerDelegate {
         hosted.timers[timer] = nil
         let time = now
         hosted.trace?.recordTimer(timer, at: time)
-        run(.timerFired(timer), on: hosted, at: time)
+        perform(hosted.state.reduce(.timerFired(timer), now: time), for: hosted, at: time)
     }
 
-    /// Answers a refused message with `error`, logs `protocolError`, and keeps the session going.
-    private func refuse(_ error: ProtocolError, on id: ConnectionID, session hosted: Hosted?) {
-        server.send(ServerMessage.error(error).encoded(), to: id)
-        var data: [String: JSONValue] = ["code": .string(error.code.rawValue), "message": .string(error.message)]
-        if let ref = error.ref { data["ref"] = .int(ref) }
-        record(LogEntry(.protocolError, data), session: hosted, fallbackName: id.description)
+    /// Answers a message refused before hello with `error` and logs `protocolError`; the connection stays.
+    private func refuse(_ error: ProtocolError, on id: ConnectionID) {
+        for effect in SessionState.refusal(error) {
+            switch effect {
+            case .send(let message): server.send(message.encoded(), to: id)
+            case .log(let entry): record(entry, session: nil, fallbackName: id.description)
+            case .schedule, .cancel: break
+            }
+        }
     }
 
     /// Stamps and fans out an event; a session's own events also go to its page, live.

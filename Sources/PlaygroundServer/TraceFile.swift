@@ -56,8 +56,15 @@ final class TraceFile {
         file.writeLine(JSONValue.object(["kind": "timer", "t": .int(Int(time)), "timer": .string(timer.description)]).jsonBytes)
     }
 
-    func recordClosed(code: UInt16?, at time: Int64) {
-        file.writeLine(JSONValue.object(["kind": "closed", "t": .int(Int(time)), "code": code.map { .int(Int($0)) } ?? .null]).jsonBytes)
+    func recordClosed(code: UInt16?, resumable: Bool, at time: Int64) {
+        let line: JSONValue = [
+            "kind": "closed", "t": .int(Int(time)), "code": code.map { .int(Int($0)) } ?? .null, "resumable": .bool(resumable),
+        ]
+        file.writeLine(line.jsonBytes)
+    }
+
+    func recordViolation(_ kind: InboundViolationKind, at time: Int64) {
+        file.writeLine(JSONValue.object(["kind": "violation", "t": .int(Int(time)), "violation": .string(kind.rawValue)]).jsonBytes)
     }
 
     func recordDecision(_ record: EventRecord, at time: Int64) {
