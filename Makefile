@@ -11,12 +11,14 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_INSTALL := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends
 HOST ?= 127.0.0.1
 PORT ?= 8080
+# Sessions are recorded here, so the page's "download trace" and `replay` work out of the box.
+LOG_DIR ?= logs
 
 .PHONY: run test test-swift test-browser build deps browser-deps
 
 run: deps
 	$(SWIFT) build -c release --product scroll-playground
-	.build/release/scroll-playground --host $(HOST) --port $(PORT) $(ARGS)
+	.build/release/scroll-playground --host $(HOST) --port $(PORT) --log-dir $(LOG_DIR) $(ARGS)
 
 test: deps browser-deps
 	$(SWIFT) build --build-tests

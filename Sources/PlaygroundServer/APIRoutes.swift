@@ -1,3 +1,4 @@
+import Foundation
 import LWSTransport
 import ScrollCore
 
@@ -18,8 +19,27 @@ enum APIRoutes {
         case "/api/events":
             return events(request.query, host)
         default:
-            return nil
+            return sessionTrace(request.path, host)
         }
+    }
+
+    /// `GET /api/sessions/ID/trace`: the session's trace as JSON lines, ready for `replay`.
+    private static func sessionTrace(_ path: String, _ host: SessionHost) -> HTTPResponse? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[1] == "api", parts[2] == "sessions", parts[4] == "trace" else { return nil }
+        let id = String(parts[3])
+        // Only ids the server makes, so the id can never name another file.
+        guard id.first == "s", id.count > 1, id.dropFirst().allSatisfy(\.isASCII), Int(id.dropFirst()) != nil else {
+            return problem("no session \(id)", status: 404)
+        }
+        guard let directory = host.options.logDirectory else {
+            return problem("traces are recorded only when the server runs with --log-dir DIR", status: 404)
+        }
+        host.sessions[id]?.trace?.flush()
+        guard let data = FileManager.default.contents(atPath: "\(directory)/traces/\(id).jsonl") else {
+            return problem("no trace for session \(id)", status: 404)
+        }
+        return HTTPResponse(status: 200, contentType: "application/x-ndjson", body: Array(data))
     }
 
     private static func sessions(_ host: SessionHost) -> HTTPResponse {

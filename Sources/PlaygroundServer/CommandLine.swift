@@ -7,6 +7,8 @@ public enum PlaygroundCommand: Sendable {
     case serve(PlaygroundOptions)
     /// Print this text and exit 0.
     case help(String)
+    /// Replay recorded sessions and print the report.
+    case replay(ReplayCommand)
 }
 
 /// A command line that cannot be followed; shown as one line, exit code 2.
@@ -25,7 +27,7 @@ extension PlaygroundCommand {
         var arguments = arguments[...]
         if arguments.first == "serve" { arguments.removeFirst() }
         if arguments.first == "replay" {
-            throw UsageError("replay is not available in this version")
+            return try parseReplay(arguments.dropFirst())
         }
         var options = PlaygroundOptions(publicDirectory: "")
         var publicDirectory: String?
@@ -64,6 +66,9 @@ extension PlaygroundCommand {
                 }
                 options.terminalFormat = format
             case "max-sessions": options.maxSessions = try integer(1...1_000_000)
+            case "max-message": options.maxMessageBytes = try integer(1024...16 * 1024 * 1024)
+            case "max-outbound": options.maxOutboundBytes = try integer(64 * 1024...1024 * 1024 * 1024)
+            case "max-geometry-rate": options.maxGeometryPerSecond = try integer(1...100_000)
             case "allow-origin": options.allowedOrigins.append(try value())
             case "resume-grace":
                 let text = try value()
@@ -104,12 +109,82 @@ extension PlaygroundCommand {
         return .serve(options)
     }
 
+    private static func parseReplay(_ arguments: ArraySlice<String>) throws(UsageError) -> PlaygroundCommand {
+        var arguments = arguments
+        var command = ReplayCommand(traces: [])
+        var modes: [ReplayCommand.Mode] = []
+        while let argument = arguments.popFirst() {
+            func value() throws(UsageError) -> String {
+                guard let next = arguments.popFirst() else { throw UsageError("replay: \(argument) needs a value") }
+                return next
+            }
+            switch argument {
+            case "--help": return .help(replayUsage)
+            case "--preset": command.overrides["preset"] = .string(try value())
+            case "--set":
+                let assignment = try value()
+                guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                    throw UsageError("replay: --set takes key=value, not '\(assignment)'")
+                }
+                let key = String(assignment[..<equals])
+                let text = String(assignment[assignment.index(after: equals)...])
+                guard ScrollConfig.settings.contains(where: { $0.name == key }) else {
+                    throw UsageError("replay: --set: unknown setting '\(key)' (one of \(ScrollConfig.settings.map(\.name).joined(separator: ", ")))")
+                }
+                var probe = ScrollConfig()
+                do {
+                    try probe.apply(name: key, text: text)
+                } catch {
+                    throw UsageError("replay: --set \(key): \(error), not '\(text)'")
+                }
+                command.overrides[key] = probe.json[key]
+            case "--compare": modes.append(.compare)
+            case "--diff": modes.append(.diff)
+            case "--summary": modes.append(.summary)
+            case "--format":
+                let text = try value()
+                guard let format = LogFormat(rawValue: text) else {
+                    throw UsageError("replay: --format must be text or json, not '\(text)'")
+                }
+                command.format = format
+            default:
+                guard !argument.hasPrefix("--") else { throw UsageError("replay: unknown option \(argument) (see replay --help)") }
+                command.traces.append(argument)
+            }
+        }
+        guard modes.count <= 1 else { throw UsageError("replay: choose one of --compare, --diff and --summary") }
+        command.mode = modes.first ?? .decisions
+        guard !command.traces.isEmpty else { throw UsageError("replay: name a TRACE.jsonl file (see replay --help)") }
+        guard command.traces.count == 1 || command.mode == .summary else {
+            throw UsageError("replay: one trace at a time (several only with --summary)")
+        }
+        return .replay(command)
+    }
+
+    /// The `replay --help` text.
+    public static var replayUsage: String {
+        """
+        Usage: scroll-playground replay TRACE.jsonl [options]
+
+        Runs a recorded session (a --log-dir trace) through the scroll logic on a virtual clock that
+        follows the recorded times, and prints the decisions.
+
+          --preset NAME        what if the session had used this preset
+          --set KEY=VALUE      what if it had used this setting (camelCase, repeatable), e.g. --set pullThreshold=40
+          --diff               print only the decisions that differ from the recorded ones
+          --compare            run every preset side by side and show where they disagree
+          --summary            a markdown table of what each preset does (several traces allowed)
+          --format text|json   text lines (default) or JSON lines
+        """
+    }
+
     /// The `--help` text.
     public static var usage: String {
         var lines = [
             "Scroll Playground \(PlaygroundServer.version): a server-authoritative scroll logic playground.",
             "",
             "Usage: scroll-playground [serve] [options]",
+            "       scroll-playground replay TRACE.jsonl [--preset NAME] [--set key=value] [--compare | --diff] [--format text|json]",
             "",
             "Server options:",
             "  --host ADDRESS          address to listen on (default 127.0.0.1)",
@@ -118,7 +193,12 @@ extension PlaygroundCommand {
             "  --items FILE.json       page through a JSON array of {id, title, ...} instead of synthetic items",
             "  --log-dir DIR           write DIR/events.jsonl and DIR/traces/SESSION.jsonl",
             "  --log-format text|json  terminal event lines (default text)",
-            "  --max-sessions N        simultaneous sessions (default 1024)",
+            "  --max-sessions N        simultaneous sessions (default 1024); more get HTTP 503",
+            "  --max-message BYTES     largest message a page may send (default 65536); larger closes with 1009",
+            "  --max-outbound BYTES    bytes queued for a page that is not reading (default 4194304); past it",
+            "                          the connection closes with 1008 and the session waits to be resumed",
+            "  --max-geometry-rate N   geometry messages a session applies per second (default 240); the",
+            "                          excess is coalesced, the newest winning, with one rate_limited error a second",
             "  --allow-origin ORIGIN   accept WebSockets from this browser origin too (repeatable)",
             "  --resume-grace S        seconds a dropped session waits to be resumed (default 60)",
             "  --help                  this text",

@@ -86,9 +86,12 @@ enum TextLogFormatter {
 
     static func line(for record: EventRecord) -> String {
         // The ISO time is "YYYY-MM-DDTHH:MM:SS.mmmZ"; the terminal shows the time of day.
-        let time = record.time.dropFirst(11).prefix(12)
-        var line = "\(time) \(record.session) \(record.entry.name.rawValue)"
-        let data = record.entry.data
+        line(time: String(record.time.dropFirst(11).prefix(12)), session: record.session, entry: record.entry)
+    }
+
+    static func line(time: String, session: String, entry: LogEntry) -> String {
+        var line = "\(time) \(session) \(entry.name.rawValue)"
+        let data = entry.data
         let keys = leadingKeys.filter { data[$0] != nil } + data.keys.filter { !leadingKeys.contains($0) }.sorted()
         for key in keys {
             line += " \(key)=\(format(data[key]!))"

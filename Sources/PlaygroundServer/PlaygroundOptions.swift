@@ -20,8 +20,14 @@ public struct PlaygroundOptions: Sendable {
     public var allowedOrigins: [String] = []
     /// How long a disconnected session waits for its page to resume it.
     public var resumeGraceMilliseconds = 60_000
-    /// The largest message a page may send.
+    /// The largest message a page may send (`--max-message`); a larger one gets `too_large` and close 1009.
     public var maxMessageBytes = 64 * 1024
+    /// Bytes queued for one page and not yet written (`--max-outbound`); past it the connection closes
+    /// with 1008 and the session waits to be resumed.
+    public var maxOutboundBytes = 4 * 1024 * 1024
+    /// Geometry messages a session applies per second (`--max-geometry-rate`); the excess is coalesced,
+    /// the newest winning, with one `rate_limited` error a second.
+    public var maxGeometryPerSecond = 240
     /// Events kept in memory for `/api/events`.
     public var eventRingCapacity = 10_000
 

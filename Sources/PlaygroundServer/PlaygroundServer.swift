@@ -23,6 +23,7 @@ public final class PlaygroundServer: @unchecked Sendable {
         configuration.allowedOrigins = options.allowedOrigins
         configuration.maxConnections = options.maxSessions
         configuration.maxMessageBytes = options.maxMessageBytes
+        configuration.maxOutboundBytes = options.maxOutboundBytes
         server = try WebServer(configuration: configuration, delegate: host)
         host.server = server
     }
@@ -38,6 +39,7 @@ public final class PlaygroundServer: @unchecked Sendable {
 
     /// Serves until `stop()`; then closes every session with 1001 and flushes the logs.
     public func run() {
+        host.flushTracesEverySecond()
         server.run()
         host.flushTraces()
         host.log.flush()

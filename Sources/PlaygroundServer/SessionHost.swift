@@ -16,6 +16,8 @@ final class SessionHost: WebServerDelegate {
         var graceTimer: TimerHandle?
         let since: String
         let trace: TraceFile?
+        /// Paces its geometry (`--max-geometry-rate`); set when the session opens.
+        var geometryPacer = GeometryPacer<HeldGeometry>(ratePerSecond: 240)
 
         init(state: SessionState, since: String, trace: TraceFile?) {
             self.state = state
@@ -46,7 +48,7 @@ final class SessionHost: WebServerDelegate {
     }
 
     /// Milliseconds since the host started: the core's clock.
-    private var now: Int64 {
+    var now: Int64 {
         let elapsed = clock.now - startedAt
         return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
     }
@@ -70,7 +72,12 @@ final class SessionHost: WebServerDelegate {
             }
             return
         }
-        hosted.trace?.recordInput(text, at: time)
+        if case .success(.geometry(let report)) = decoded {
+            admitGeometry(report, raw: text, on: hosted, at: time)
+            return
+        }
+        flushHeldGeometry(of: hosted, before: decoded, at: time)
+        hosted.trace?.record(.input(t: time, text: text))
         handle(.message(decoded), on: hosted, at: time)
     }
 
@@ -83,7 +90,8 @@ final class SessionHost: WebServerDelegate {
             return
         }
         let time = now
-        hosted.trace?.recordViolation(kind, at: time)
+        flushHeldGeometry(of: hosted, at: time)
+        hosted.trace?.record(.violation(t: time, kind))
         handle(.violation(kind), on: hosted, at: time)
     }
 
@@ -96,8 +104,10 @@ final class SessionHost: WebServerDelegate {
         hosted.connection = nil
         let resumable = !isShuttingDown.load(ordering: .relaxed)
         let time = now
-        hosted.trace?.recordClosed(code: code, resumable: resumable, at: time)
+        flushHeldGeometry(of: hosted, at: time)
+        hosted.trace?.record(.closed(t: time, code: code.map(Int.init), resumable: resumable))
         handle(.closed(code: code.map(Int.init), resumable: resumable), on: hosted, at: time)
+        hosted.trace?.flush()
         guard resumable else { return }
         let sessionID = hosted.state.id
         hosted.graceTimer = server.schedule(afterMilliseconds: options.resumeGraceMilliseconds) { [weak self] in
@@ -126,12 +136,14 @@ final class SessionHost: WebServerDelegate {
         let sessionID = "s\(number)"
         let state = SessionState(
             id: sessionID, resumeToken: Self.makeToken(), config: options.defaults, source: options.source)
-        let trace = options.logDirectory.flatMap { directory in
-            try? TraceFile(directory: directory, session: sessionID, defaults: options.defaults, source: options.source)
-        }
+        let header = Trace.Header(
+            session: sessionID, server: PlaygroundServer.version, config: options.defaults, source: options.source,
+            maxMessageBytes: options.maxMessageBytes)
+        let trace = options.logDirectory.flatMap { try? TraceFile(directory: $0, header: header) }
         let hosted = Hosted(state: state, since: WallClock.iso8601Now(), trace: trace)
+        hosted.geometryPacer = GeometryPacer(ratePerSecond: options.maxGeometryPerSecond)
         hosted.connection = id
-        trace?.recordInput(raw, at: time)
+        trace?.record(.input(t: time, text: raw))
         // Registered before reducing so its log entries find it; dropped again if hello is refused.
         sessions[sessionID] = hosted
         connections[id] = sessionID
@@ -146,6 +158,7 @@ final class SessionHost: WebServerDelegate {
 
     /// Gives a reconnecting page its session back, taking it from a connection not yet known to be dead.
     private func adopt(_ hosted: Hosted, on id: ConnectionID, lastRev: Int?, raw: [UInt8], at time: Int64) {
+        flushHeldGeometry(of: hosted, at: time)
         if let grace = hosted.graceTimer {
             server.cancel(grace)
             hosted.graceTimer = nil
@@ -156,7 +169,7 @@ final class SessionHost: WebServerDelegate {
         }
         hosted.connection = id
         connections[id] = hosted.state.id
-        hosted.trace?.recordInput(raw, at: time)
+        hosted.trace?.record(.input(t: time, text: raw))
         perform(hosted.state.reduce(.resumed(lastRev: lastRev), now: time), for: hosted, at: time)
     }
 
@@ -164,12 +177,12 @@ final class SessionHost: WebServerDelegate {
     private func expire(_ sessionID: String) {
         guard let hosted = sessions[sessionID], hosted.connection == nil else { return }
         for timer in hosted.timers.values { server.cancel(timer) }
-        hosted.trace?.close()
+        hosted.trace?.flush()
         sessions[sessionID] = nil
         sessionIDsByToken[hosted.state.resumeToken] = nil
     }
 
-    private func handle(_ input: SessionInput, on hosted: Hosted, at time: Int64) {
+    func handle(_ input: SessionInput, on hosted: Hosted, at time: Int64) {
         let effects = hosted.state.handle(input, now: time, maxMessageBytes: options.maxMessageBytes)
         perform(effects, for: hosted, at: time)
     }
@@ -198,7 +211,7 @@ final class SessionHost: WebServerDelegate {
         guard let hosted = sessions[sessionID] else { return }
         hosted.timers[timer] = nil
         let time = now
-        hosted.trace?.recordTimer(timer, at: time)
+        hosted.trace?.record(.timer(t: time, timer))
         perform(hosted.state.reduce(.timerFired(timer), now: time), for: hosted, at: time)
     }
 
@@ -223,9 +236,19 @@ final class SessionHost: WebServerDelegate {
         }
     }
 
-    /// Flushes every open trace (at shutdown).
+    /// Flushes every open trace.
     func flushTraces() {
         for hosted in sessions.values { hosted.trace?.flush() }
+    }
+
+    /// Traces are block-buffered (a line per frame per session is too many writes); this keeps the files
+    /// at most a second behind for people reading them live.
+    func flushTracesEverySecond() {
+        guard options.logDirectory != nil else { return }
+        server.schedule(afterMilliseconds: 1000) { [weak self] in
+            self?.flushTraces()
+            self?.flushTracesEverySecond()
+        }
     }
 
     private static func makeToken() -> String {

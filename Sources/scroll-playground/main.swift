@@ -63,4 +63,11 @@ case .help(let text):
     print(text)
 case .serve(let options):
     serve(options)
+case .replay(let replay):
+    do {
+        let report = try replay.run()
+        if !report.isEmpty { print(report) }
+    } catch {
+        fail(error.description)
+    }
 }

@@ -1,0 +1,193 @@
+import Foundation
+import ScrollCore
+
+/// `scroll-playground replay`: runs recorded sessions through ScrollCore and prints the decisions.
+public struct ReplayCommand: Sendable {
+    /// What to print.
+    public enum Mode: Sendable {
+        /// Every decision.
+        case decisions
+        /// Only the decisions that differ from the recorded ones.
+        case diff
+        /// Every preset side by side, where they disagree.
+        case compare
+        /// A markdown table: what each preset does with each trace.
+        case summary
+    }
+
+    public var traces: [String]
+    public var overrides: [String: JSONValue] = [:]
+    public var mode = Mode.decisions
+    public var format = LogFormat.text
+
+    /// Reads the traces and renders the report; errors name the file and line.
+    public func run() throws(UsageError) -> String {
+        do {
+            try Replay(overrides: overrides).validate()
+        } catch {
+            throw UsageError("replay: \(error)")
+        }
+        var loaded: [(path: String, trace: Trace)] = []
+        for path in traces {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw UsageError("replay: cannot read \(path)")
+            }
+            do {
+                loaded.append((path, try Trace.parse(String(decoding: data, as: UTF8.self))))
+            } catch {
+                throw UsageError("replay: \(path): \(error)")
+            }
+        }
+        switch mode {
+        case .summary:
+            return ReplayReport.summary(loaded.map { (name: ($0.path as NSString).lastPathComponent, trace: $0.trace) }, overrides: overrides)
+        case .decisions:
+            return ReplayReport.decisions(Replay(overrides: overrides).run(loaded[0].trace), session: loaded[0].trace.header.session, format: format)
+        case .diff:
+            let trace = loaded[0].trace
+            return ReplayReport.diff(recorded: trace.recordedDecisions, replayed: Replay(overrides: overrides).run(trace), format: format)
+        case .compare:
+            return ReplayReport.compare(loaded[0].trace, overrides: overrides, format: format)
+        }
+    }
+}
+
+/// Renders replay results as text or JSON lines.
+enum ReplayReport {
+    static func decisions(_ decisions: [TimedDecision], session: String, format: LogFormat) -> String {
+        decisions.map { line(for: $0, session: session, format: format) }.joined(separator: "\n")
+    }
+
+    static func line(for decision: TimedDecision, session: String, format: LogFormat, prefix: String = "") -> String {
+        switch format {
+        case .text:
+            return prefix + TextLogFormatter.line(time: milliseconds(decision.t), session: session, entry: decision.entry)
+        case .json:
+            return decisionJSON(decision, extra: prefix.isEmpty ? [:] : ["change": .string(prefix == "- " ? "removed" : "added")])
+                .jsonString
+        }
+    }
+
+    static func decisionJSON(_ decision: TimedDecision, extra: [String: JSONValue] = [:]) -> JSONValue {
+        var members = extra
+        members["t"] = .int(Int(decision.t))
+        members["name"] = .string(decision.entry.name.rawValue)
+        if let geometrySeq = decision.entry.geometrySeq { members["geometrySeq"] = .int(geometrySeq) }
+        members["data"] = .object(decision.entry.data)
+        return .object(members)
+    }
+
+    /// `12.345s` for 12345 ms, fixed width so columns line up.
+    static func milliseconds(_ t: Int64) -> String {
+        let text = "\(t / 1000).\(String(repeating: "0", count: 3 - String(t % 1000).count))\(t % 1000)s"
+        return String(repeating: " ", count: max(0, 9 - text.count)) + text
+    }
+
+    static func diff(recorded: [TimedDecision], replayed: [TimedDecision], format: LogFormat) -> String {
+        let difference = replayed.map(\.entry).difference(from: recorded.map(\.entry))
+        guard !difference.isEmpty else {
+            return format == .json ? "" : "no differences: \(recorded.count) decisions match"
+        }
+        var changes: [(position: Int, order: Int, text: String)] = []
+        for change in difference {
+            switch change {
+            case .remove(let offset, _, _):
+                changes.append((offset, 0, line(for: recorded[offset], session: "recorded", format: format, prefix: "- ")))
+            case .insert(let offset, _, _):
+                changes.append((offset, 1, line(for: replayed[offset], session: "replayed", format: format, prefix: "+ ")))
+            }
+        }
+        return changes.sorted { ($0.position, $0.order) < ($1.position, $1.order) }.map(\.text).joined(separator: "\n")
+    }
+
+    /// The decisions that say what a preset did with a gesture.
+    static let comparedNames: [EventName: String] = [
+        .reachedBottom: "bottom", .leftBottom: "left", .loadMoreStarted: "load", .loadMoreSuppressed: "suppressed",
+        .feedExhausted: "exhausted", .pullStarted: "pull", .refreshEligible: "armed", .refreshStarted: "refresh",
+        .scrollToTop: "toTop",
+    ]
+
+    static func compare(_ trace: Trace, overrides: [String: JSONValue], format: LogFormat) -> String {
+        let presets = Preset.allCases
+        var byGeometry: [Int: [Preset: [String]]] = [:]
+        var times: [Int: Int64] = [:]
+        var totals: [Preset: (loads: Int, refreshes: Int)] = [:]
+        for preset in presets {
+            var forced = overrides
+            forced["preset"] = .string(preset.rawValue)
+            var loads = 0
+            var refreshes = 0
+            for decision in Replay(overrides: forced).run(trace) {
+                if decision.entry.name == .loadMoreStarted { loads += 1 }
+                if decision.entry.name == .refreshStarted { refreshes += 1 }
+                guard let seq = decision.entry.geometrySeq, let label = comparedNames[decision.entry.name] else { continue }
+                byGeometry[seq, default: [:]][preset, default: []].append(label)
+                times[seq] = min(times[seq] ?? .max, decision.t)
+            }
+            totals[preset] = (loads, refreshes)
+        }
+        let rows = byGeometry.keys.sorted().filter { seq in
+            Set(presets.map { byGeometry[seq]?[$0] ?? [] }).count > 1
+        }
+        if format == .json {
+            let rowValues: [JSONValue] = rows.map { seq in
+                var cells: [String: JSONValue] = [:]
+                for preset in presets { cells[preset.rawValue] = .array((byGeometry[seq]?[preset] ?? []).map { .string($0) }) }
+                return ["geometrySeq": .int(seq), "t": .int(Int(times[seq] ?? 0)), "presets": .object(cells)]
+            }
+            var totalValues: [String: JSONValue] = [:]
+            for preset in presets {
+                totalValues[preset.rawValue] = ["loads": .int(totals[preset]!.loads), "refreshes": .int(totals[preset]!.refreshes)]
+            }
+            return JSONValue.object(["disagreements": .array(rowValues), "totals": .object(totalValues)]).jsonString
+        }
+        var table: [[String]] = [["geometry", "time"] + presets.map(\.rawValue)]
+        for seq in rows {
+            table.append(["#\(seq)", milliseconds(times[seq] ?? 0).trimmingCharacters(in: .whitespaces)]
+                + presets.map { (byGeometry[seq]?[$0] ?? []).joined(separator: ",").ifEmpty("·") })
+        }
+        table.append(["total", ""] + presets.map { "\(totals[$0]!.loads) loads, \(totals[$0]!.refreshes) refr." })
+        let heading = rows.isEmpty
+            ? "The presets agree on every geometry of this trace."
+            : "Where the presets disagree (\(rows.count) geometries):"
+        return heading + "\n" + render(table)
+    }
+
+    /// Aligns a table's columns with two spaces between them.
+    static func render(_ rows: [[String]]) -> String {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+
+    static func summary(_ traces: [(name: String, trace: Trace)], overrides: [String: JSONValue]) -> String {
+        var lines = ["| trace | " + Preset.allCases.map { "`\($0.rawValue)`" }.joined(separator: " | ") + " |"]
+        lines.append("|---|" + String(repeating: "---|", count: Preset.allCases.count))
+        for (name, trace) in traces {
+            let cells = Preset.allCases.map { preset -> String in
+                var forced = overrides
+                forced["preset"] = .string(preset.rawValue)
+                let names = Replay(overrides: forced).run(trace).map(\.entry.name)
+                var parts = [plural(names.count { $0 == .loadMoreStarted }, "load"),
+                             plural(names.count { $0 == .refreshStarted }, "refresh")]
+                let suppressed = names.count { $0 == .loadMoreSuppressed }
+                if suppressed > 0 { parts.append("\(suppressed) suppressed") }
+                if names.contains(.loadMoreCancelled) { parts.append("load cancelled") }
+                if names.contains(.scrollToTop) { parts.append("scrollToTop") }
+                return parts.joined(separator: ", ")
+            }
+            lines.append("| `\(name)` | " + cells.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : (noun.hasSuffix("h") ? "es" : "s"))"
+    }
+}
+
+extension String {
+    fileprivate func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
+}

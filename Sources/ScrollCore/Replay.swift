@@ -1,0 +1,113 @@
+/// Runs a recorded session through the same logic the server used, on a virtual clock.
+public struct Replay: Sendable {
+    /// Settings forced onto the session ("what if it had used …"): applied over `hello.config` and
+    /// removed from later `config` messages, so the session keeps them throughout.
+    public var overrides: [String: JSONValue]
+
+    public init(overrides: [String: JSONValue] = [:]) {
+        self.overrides = overrides
+    }
+
+    /// Checks the overrides before a run, naming the first bad setting.
+    public func validate() throws(ConfigError) {
+        var config = ScrollConfig()
+        try config.apply(overrides)
+    }
+
+    /// The decisions the session makes with this replay's overrides.
+    ///
+    /// Without overrides, timers fire exactly where the trace recorded them, so the decisions are the
+    /// recorded ones. With overrides the timers differ, so they fire when the core asked for them:
+    /// before any input at or after their due time, and all remaining ones after the last input.
+    public func run(_ trace: Trace) -> [TimedDecision] {
+        var runner = Runner(trace: trace, overrides: overrides)
+        return runner.run()
+    }
+}
+
+private struct Runner {
+    let trace: Trace
+    let overrides: [String: JSONValue]
+    var state: SessionState
+    var decisions: [TimedDecision] = []
+    /// Scheduled timers: due time, order of scheduling (ties), id.
+    var pending: [(due: Int64, order: Int, timer: TimerID)] = []
+    var scheduled = 0
+
+    init(trace: Trace, overrides: [String: JSONValue]) {
+        self.trace = trace
+        self.overrides = overrides
+        state = SessionState(
+            id: trace.header.session, resumeToken: "replay", config: trace.header.config, source: trace.header.source)
+    }
+
+    var followsRecordedTimers: Bool { overrides.isEmpty }
+
+    mutating func run() -> [TimedDecision] {
+        for line in trace.lines {
+            switch line {
+            case .input(let t, let text):
+                fireDue(before: t)
+                let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(text) }.map(applyOverrides)
+                handle(.message(decoded), at: t)
+            case .timer(let t, let timer):
+                guard followsRecordedTimers, let index = pending.firstIndex(where: { $0.timer == timer }) else { continue }
+                pending.remove(at: index)
+                apply(state.reduce(.timerFired(timer), now: t), at: t)
+            case .violation(let t, let kind):
+                fireDue(before: t)
+                handle(.violation(kind), at: t)
+            case .closed(let t, let code, let resumable):
+                fireDue(before: t)
+                handle(.closed(code: code, resumable: resumable), at: t)
+            case .decision:
+                continue
+            }
+        }
+        if !followsRecordedTimers { fireDue(before: .max) }
+        return decisions
+    }
+
+    /// Virtual clock: fires every timer due at or before `t`, earliest first.
+    mutating func fireDue(before t: Int64) {
+        guard !followsRecordedTimers else { return }
+        while let next = pending.min(by: { ($0.due, $0.order) < ($1.due, $1.order) }), next.due <= t {
+            pending.removeAll { $0.timer == next.timer }
+            apply(state.reduce(.timerFired(next.timer), now: next.due), at: next.due)
+        }
+    }
+
+    mutating func handle(_ input: SessionInput, at t: Int64) {
+        apply(state.handle(input, now: t, maxMessageBytes: trace.header.maxMessageBytes), at: t)
+    }
+
+    mutating func apply(_ effects: [SessionEffect], at t: Int64) {
+        for effect in effects {
+            switch effect {
+            case .schedule(let timer, let delay):
+                pending.removeAll { $0.timer == timer }
+                pending.append((t + Int64(delay), scheduled, timer))
+                scheduled += 1
+            case .cancel(let timer):
+                pending.removeAll { $0.timer == timer }
+            case .log(let entry):
+                decisions.append(TimedDecision(t: t, entry: entry))
+            case .send:
+                continue
+            }
+        }
+    }
+
+    func applyOverrides(_ message: ClientMessage) -> ClientMessage {
+        guard !overrides.isEmpty else { return message }
+        switch message {
+        case .hello(var hello):
+            hello.config.merge(overrides) { _, forced in forced }
+            return .hello(hello)
+        case .config(let fields):
+            return .config(fields.filter { overrides[$0.key] == nil })
+        default:
+            return message
+        }
+    }
+}

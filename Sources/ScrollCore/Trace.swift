@@ -1,0 +1,301 @@
+/// A recorded session (`traces/SESSION.jsonl`, format 1): what the server started from, every input it
+/// received with its time, every timer that fired, and every decision it made. See docs/traces.md.
+public struct Trace: Equatable, Sendable {
+    /// The format this code reads and writes.
+    public static let formatVersion = 1
+
+    /// The first line: what the session started from.
+    public struct Header: Equatable, Sendable {
+        public var format: Int
+        /// The server version that recorded it.
+        public var server: String
+        public var session: String
+        /// The server's defaults, before the page's `hello.config`.
+        public var config: ScrollConfig
+        public var source: FeedSource
+        /// The server's message size limit (it appears in `too_large` errors).
+        public var maxMessageBytes: Int
+
+        public init(session: String, server: String, config: ScrollConfig, source: FeedSource, maxMessageBytes: Int) {
+            self.format = Trace.formatVersion
+            self.server = server
+            self.session = session
+            self.config = config
+            self.source = source
+            self.maxMessageBytes = maxMessageBytes
+        }
+    }
+
+    /// One line after the header. `t` is milliseconds on the server's monotonic clock.
+    public enum Line: Equatable, Sendable {
+        /// A text message as received: its bytes, compact JSON (or the raw text when it was not JSON).
+        case input(t: Int64, text: [UInt8])
+        /// A timer the core had scheduled fired.
+        case timer(t: Int64, TimerID)
+        /// The transport refused a frame.
+        case violation(t: Int64, InboundViolationKind)
+        /// The page's connection ended.
+        case closed(t: Int64, code: Int?, resumable: Bool)
+        /// A decision the server logged.
+        case decision(t: Int64, LogEntry)
+    }
+
+    public var header: Header
+    public var lines: [Line]
+
+    public init(header: Header, lines: [Line]) {
+        self.header = header
+        self.lines = lines
+    }
+
+    /// The decisions as recorded.
+    public var recordedDecisions: [TimedDecision] {
+        lines.compactMap { line in
+            if case .decision(let t, let entry) = line { return TimedDecision(t: t, entry: entry) }
+            return nil
+        }
+    }
+}
+
+/// A decision and when it was made.
+public struct TimedDecision: Equatable, Sendable {
+    public var t: Int64
+    public var entry: LogEntry
+
+    public init(t: Int64, entry: LogEntry) {
+        self.t = t
+        self.entry = entry
+    }
+}
+
+/// Why a trace cannot be read: the 1-based line and what is wrong there.
+public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var reason: String
+
+    public init(line: Int, _ reason: String) {
+        self.line = line
+        self.reason = reason
+    }
+
+    public var description: String { "line \(line): \(reason)" }
+}
+
+// MARK: Writing
+
+extension Trace.Header {
+    /// The header line.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "kind": "header", "format": .int(format), "server": .string(server), "session": .string(session),
+            "preset": .string(config.preset.rawValue), "config": config.recordedJSON, "seed": .number(Double(config.seed)),
+            "maxMessageBytes": .int(maxMessageBytes),
+        ]
+        switch source {
+        case .synthetic: members["source"] = "synthetic"
+        case .list(let items): members["source"] = ["items": .array(items.map(\.json))]
+        }
+        return .object(members)
+    }
+}
+
+extension Trace.Line {
+    /// The line as JSON; a decision carries the full event record it was logged as.
+    public static func decisionJSON(t: Int64, record: EventRecord) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("kind")
+        writer.string("decision")
+        writer.key("t")
+        writer.number(Int(t))
+        writer.key("event")
+        writer.raw(record.encoded())
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// The line as JSON (decisions are written with ``decisionJSON(t:record:)``).
+    public var json: JSONValue {
+        switch self {
+        case .input(let t, let text):
+            if let message = try? JSONParser.parse(text) {
+                return ["kind": "input", "t": .int(Int(t)), "message": message]
+            }
+            return ["kind": "input", "t": .int(Int(t)), "text": .string(String(decoding: text, as: UTF8.self))]
+        case .timer(let t, let timer):
+            return ["kind": "timer", "t": .int(Int(t)), "timer": .string(timer.description)]
+        case .violation(let t, let kind):
+            return ["kind": "violation", "t": .int(Int(t)), "violation": .string(kind.rawValue)]
+        case .closed(let t, let code, let resumable):
+            return ["kind": "closed", "t": .int(Int(t)), "code": code.map { .int($0) } ?? .null, "resumable": .bool(resumable)]
+        case .decision(let t, let entry):
+            var event: [String: JSONValue] = ["name": .string(entry.name.rawValue), "data": .object(entry.data)]
+            if let geometrySeq = entry.geometrySeq { event["geometrySeq"] = .int(geometrySeq) }
+            return ["kind": "decision", "t": .int(Int(t)), "event": .object(event)]
+        }
+    }
+}
+
+extension ScrollConfig {
+    /// The settings as a trace records them: like ``json``, but `pullThreshold` only when it was set
+    /// explicitly, so a replay under another preset still gets that preset's default.
+    public var recordedJSON: JSONValue {
+        guard explicitPullThreshold == nil, case .object(var members) = json else { return json }
+        members["pullThreshold"] = nil
+        return .object(members)
+    }
+}
+
+// MARK: Reading
+
+extension Trace {
+    /// Reads a trace from its text, naming the line of the first problem.
+    public static func parse(_ text: String) throws(TraceError) -> Trace {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        guard !lines.isEmpty else { throw TraceError(line: 1, "empty file: expected a header line") }
+        let header = try parseHeader(lines[0])
+        var parsed: [Line] = []
+        parsed.reserveCapacity(lines.count - 1)
+        for (offset, text) in lines.enumerated().dropFirst() {
+            parsed.append(try parseLine(text, number: offset + 1))
+        }
+        return Trace(header: header, lines: parsed)
+    }
+
+    private static func object(_ text: String, number: Int) throws(TraceError) -> [String: JSONValue] {
+        guard !text.isEmpty else { throw TraceError(line: number, "empty line") }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(text)
+        } catch {
+            throw TraceError(line: number, "not JSON (truncated?): \(error)")
+        }
+        guard let members = value.object else { throw TraceError(line: number, "expected a JSON object") }
+        return members
+    }
+
+    private static func parseHeader(_ text: String) throws(TraceError) -> Header {
+        let members = try object(text, number: 1)
+        guard members["kind"] == "header" else { throw TraceError(line: 1, "expected the header (\"kind\":\"header\")") }
+        guard let format = members["format"]?.number else { throw TraceError(line: 1, "\"format\" must be a number") }
+        guard format == Double(formatVersion) else {
+            throw TraceError(line: 1, "unsupported trace format \(format.formatted) (this version reads \(formatVersion))")
+        }
+        guard let session = members["session"]?.string else { throw TraceError(line: 1, "\"session\" must be a string") }
+        guard let server = members["server"]?.string else { throw TraceError(line: 1, "\"server\" must be a string") }
+        guard let fields = members["config"]?.object else { throw TraceError(line: 1, "\"config\" must be an object") }
+        var config = ScrollConfig()
+        do {
+            try config.apply(fields)
+        } catch {
+            throw TraceError(line: 1, "config: \(error)")
+        }
+        let source: FeedSource
+        switch members["source"] {
+        case "synthetic"?, nil:
+            source = .synthetic
+        case .object(let sourceFields)?:
+            guard let items = sourceFields["items"] else { throw TraceError(line: 1, "\"source\" must be \"synthetic\" or {\"items\":[…]}") }
+            do {
+                source = try FeedSource.parseList(items.jsonBytes)
+            } catch {
+                throw TraceError(line: 1, "source: \(error)")
+            }
+        default:
+            throw TraceError(line: 1, "\"source\" must be \"synthetic\" or {\"items\":[…]}")
+        }
+        var maxMessageBytes = 64 * 1024
+        if let value = members["maxMessageBytes"] {
+            guard let number = value.number, number >= 1, number == number.rounded() else {
+                throw TraceError(line: 1, "\"maxMessageBytes\" must be a positive integer")
+            }
+            maxMessageBytes = Int(number)
+        }
+        var header = Header(session: session, server: server, config: config, source: source, maxMessageBytes: maxMessageBytes)
+        header.format = Int(format)
+        return header
+    }
+
+    private static func parseLine(_ text: String, number: Int) throws(TraceError) -> Line {
+        let members = try object(text, number: number)
+        guard let kind = members["kind"]?.string else { throw TraceError(line: number, "\"kind\" must be a string") }
+        guard let time = members["t"]?.number, time >= 0, time == time.rounded() else {
+            throw TraceError(line: number, "\"t\" must be a non-negative integer (milliseconds)")
+        }
+        let t = Int64(time)
+        switch kind {
+        case "input":
+            if let message = members["message"] {
+                return .input(t: t, text: message.jsonBytes)
+            }
+            guard let raw = members["text"]?.string else {
+                throw TraceError(line: number, "an input needs \"message\" (an object) or \"text\" (a string)")
+            }
+            return .input(t: t, text: Array(raw.utf8))
+        case "timer":
+            guard let name = members["timer"]?.string, let timer = TimerID(name) else {
+                throw TraceError(line: number, "\"timer\" must name a timer (e.g. \"pageLoad-3\")")
+            }
+            return .timer(t: t, timer)
+        case "violation":
+            guard let name = members["violation"]?.string, let kind = InboundViolationKind(rawValue: name) else {
+                throw TraceError(line: number, "\"violation\" must be \"tooLarge\" or \"binary\"")
+            }
+            return .violation(t: t, kind)
+        case "closed":
+            let code: Int?
+            switch members["code"] {
+            case nil, .null?: code = nil
+            case .number(let value)? where value == value.rounded(): code = Int(value)
+            default: throw TraceError(line: number, "\"code\" must be an integer or null")
+            }
+            guard let resumable = (members["resumable"] ?? .bool(true)).bool else {
+                throw TraceError(line: number, "\"resumable\" must be true or false")
+            }
+            return .closed(t: t, code: code, resumable: resumable)
+        case "decision":
+            guard let event = members["event"]?.object else { throw TraceError(line: number, "\"event\" must be an object") }
+            guard let nameText = event["name"]?.string, let name = EventName(rawValue: nameText) else {
+                throw TraceError(line: number, "\"event.name\" must be an event name")
+            }
+            var geometrySeq: Int?
+            if let value = event["geometrySeq"] {
+                guard let seq = value.number, seq == seq.rounded() else {
+                    throw TraceError(line: number, "\"event.geometrySeq\" must be an integer")
+                }
+                geometrySeq = Int(seq)
+            }
+            guard let data = (event["data"] ?? .object([:])).object else {
+                throw TraceError(line: number, "\"event.data\" must be an object")
+            }
+            return .decision(t: t, LogEntry(name, geometrySeq: geometrySeq, data))
+        default:
+            throw TraceError(line: number, "unknown line kind \"\(kind)\"")
+        }
+    }
+}
+
+extension TimerID {
+    /// Reads a timer's ``description`` back.
+    public init?(_ name: String) {
+        switch name {
+        case "refreshHold": self = .refreshHold
+        case "originFlush": self = .originFlush
+        default:
+            let parts = name.split(separator: "-", maxSplits: 1)
+            guard parts.count == 2, let token = Int(parts[1]) else { return nil }
+            switch parts[0] {
+            case "pageLoad": self = .pageLoad(token)
+            case "refresh": self = .refresh(token)
+            default: return nil
+            }
+        }
+    }
+}
+
+extension Double {
+    fileprivate var formatted: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import LWSTransport
+import ScrollCore
+import Testing
+
+/// `scroll-playground replay` against real recordings, through the real executable.
+@Suite(.timeLimit(.minutes(1)))
+struct ReplayTests {
+    static var examples: URL { ServerProcess.packageRoot.appendingPathComponent("Examples") }
+
+    static func example(_ name: String) -> String {
+        examples.appendingPathComponent("traces/\(name).jsonl").path
+    }
+
+    static func temporaryFile(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Decisions as `replay --format json` prints them: name, geometrySeq and data.
+    static func decisions(_ output: String) throws -> [JSONValue] {
+        try output.split(separator: "\n").map { line in
+            var members = try #require(try JSONParser.parse(String(line)).object)
+            members["t"] = nil
+            members["change"] = nil
+            return .object(members)
+        }
+    }
+
+    @Test func aRecordedSessionReplaysToTheSameDecisions() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sp-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try ServerProcess(["--log-dir", directory])
+        let page = try PlaygroundConnection(port: server.port)
+        let session = try #require(
+            try page.hello(preset: "playground", config: ["loadLatencyMs": 40, "refreshLatencyMs": 40, "jitterMs": 20])
+                .welcome["session"]?.string)
+        try page.geometry(seq: 1, offsetY: 0)
+        try page.geometry(seq: 2, offsetY: 2290, phase: "decelerating")
+        _ = try page.event("loadMoreFinished")
+        try page.geometry(seq: 3, offsetY: 2290, contentHeight: 4600)
+        try page.geometry(seq: 4, offsetY: 0, contentHeight: 4600)
+        for (seq, pull) in [(5, -30.0), (6, -70.0), (7, -75.0)] {
+            try page.geometry(seq: seq, offsetY: pull, contentHeight: 4600, phase: "interacting")
+        }
+        try page.geometry(seq: 8, offsetY: -75, contentHeight: 4600)
+        _ = try page.event("refreshFinished")
+        try page.send(["type": "config", "preset": "customScrollView"])
+        try page.client.send("{oops")
+        _ = try page.event("protocolError")
+        try page.send(["type": "loadMore"])
+        _ = try page.event("loadMoreFinished")
+
+        let download = try HTTPProbe.get(port: server.port, path: "/api/sessions/\(session)/trace")
+        #expect(download.status == 200)
+        let trace = try Self.temporaryFile(download.text)
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let recorded = try download.text.split(separator: "\n").compactMap { line -> JSONValue? in
+            let value = try JSONParser.parse(String(line))
+            guard value["kind"] == "decision", let event = value["event"]?.object else { return nil }
+            return .object(event.filter { ["name", "geometrySeq", "data"].contains($0.key) })
+        }
+        #expect(recorded.count >= 12)
+
+        let replay = try runToCompletion(["replay", trace, "--format", "json"])
+        #expect(replay.status == 0)
+        #expect(try Self.decisions(replay.stdout) == recorded)
+        let diff = try runToCompletion(["replay", trace, "--diff"])
+        #expect(diff.stdout == "no differences: \(recorded.count) decisions match\n")
+    }
+
+    @Test func presetAnswersWhatAnotherDesignWouldHaveDone() throws {
+        let trace = Self.example("fractional-pixels-from-zoom")
+        let own = try Self.decisions(try runToCompletion(["replay", trace, "--format", "json"]).stdout)
+        #expect(!own.contains { $0["name"] == "loadMoreStarted" })
+        let playground = try Self.decisions(try runToCompletion(["replay", trace, "--preset", "playground", "--format", "json"]).stdout)
+        #expect(playground.filter { $0["name"] == "loadMoreStarted" }.count == 1)
+    }
+
+    @Test func setAnswersWhatAnotherThresholdWouldHaveDone() throws {
+        let trace = Self.example("pull-released-below-threshold")
+        let result = try runToCompletion(["replay", trace, "--set", "pullThreshold=40", "--diff", "--format", "json"])
+        #expect(result.status == 0)
+        let added = try Self.decisions(result.stdout).map { $0["name"]?.string }
+        #expect(added.contains("refreshStarted"))
+        #expect(added.contains("refreshFinished"))
+    }
+
+    @Test func diffPrintsOnlyTheDifferences() throws {
+        let trace = Self.example("fractional-pixels-from-zoom")
+        let result = try runToCompletion(["replay", trace, "--preset", "playground", "--diff"])
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("- ") || $0.hasPrefix("+ ") })
+        #expect(lines.contains { $0.hasPrefix("+ ") && $0.contains("loadMoreStarted") })
+        #expect(!lines.contains { $0.contains("sessionClosed") })
+    }
+
+    @Test func compareTabulatesWherePresetsDisagree() throws {
+        let result = try runToCompletion(["replay", Self.example("fractional-pixels-from-zoom"), "--compare", "--format", "json"])
+        let table = try JSONParser.parse(result.stdout)
+        let rows = try #require(table["disagreements"]?.array)
+        let first = try #require(rows.first)
+        #expect(first["presets"]?["customScrollView"] == [])
+        #expect(first["presets"]?["playground"]?.array?.contains("load") == true)
+        #expect(table["totals"]?["customScrollView"]?["loads"] == 0)
+        #expect(table["totals"]?["playground"]?["loads"] == 1)
+        let text = try runToCompletion(["replay", Self.example("fractional-pixels-from-zoom"), "--compare"])
+        #expect(text.stdout.contains("Where the presets disagree"))
+    }
+
+    @Test func everyExampleReplaysExactly() throws {
+        let traces = try FileManager.default.contentsOfDirectory(atPath: Self.examples.appendingPathComponent("traces").path)
+            .filter { $0.hasSuffix(".jsonl") }
+        #expect(traces.count == 8)
+        for name in traces {
+            let result = try runToCompletion(["replay", Self.examples.appendingPathComponent("traces/\(name)").path, "--diff"])
+            #expect(result.stdout.hasPrefix("no differences"), "\(name): \(result.stdout)")
+        }
+    }
+
+    @Test func theExamplesTableIsCurrent() throws {
+        let traces = try FileManager.default.contentsOfDirectory(atPath: Self.examples.appendingPathComponent("traces").path)
+            .filter { $0.hasSuffix(".jsonl") }.sorted().map { Self.examples.appendingPathComponent("traces/\($0)").path }
+        let generated = try runToCompletion(["replay", "--summary"] + traces).stdout
+        let readme = try String(contentsOf: Self.examples.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "<!-- summary:begin -->\n"))
+        let end = try #require(readme.range(of: "<!-- summary:end -->"))
+        #expect(String(readme[start.upperBound..<end.lowerBound]) == generated,
+                "Examples/README.md is stale: regenerate with replay --summary Examples/traces/*.jsonl")
+    }
+
+    @Test(arguments: [
+        (#"{"kind":"header","format":2,"session":"s1","server":"x","config":{}}"#, "line 1", "format 2"),
+        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess", "line 2", "not JSON"),
+        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"timer\",\"t\":\"soon\",\"timer\":\"refreshHold\"}", "line 2", "\"t\""),
+        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{\"pageSize\":\"big\"}}", "line 1", "pageSize"),
+        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"decision\",\"t\":1,\"event\":{\"name\":\"teleported\"}}", "line 2", "event.name"),
+        ("", "line 1", "empty"),
+    ])
+    func badTracesExitTwoWithTheLine(text: String, line: String, mentioning: String) throws {
+        let path = try Self.temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try runToCompletion(["replay", path])
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains(line))
+        #expect(result.stderr.contains(mentioning))
+    }
+
+    @Test(arguments: [
+        (["replay", "--set", "bogus=1", "x.jsonl"], "bogus"),
+        (["replay", "--preset", "nope", "/dev/null"], "preset"),
+        (["replay", "/nonexistent/trace.jsonl"], "cannot read"),
+        (["replay"], "TRACE"),
+        (["replay", "a.jsonl", "--diff", "--compare"], "one of"),
+    ])
+    func badReplayFlagsExitTwo(arguments: [String], mentioning: String) throws {
+        let result = try runToCompletion(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains(mentioning))
+    }
+
+    @Test func traceDownloadNeedsALogDirectory() throws {
+        let server = try ServerProcess()
+        let page = try PlaygroundConnection(port: server.port)
+        let session = try #require(try page.hello().welcome["session"]?.string)
+        let response = try HTTPProbe.get(port: server.port, path: "/api/sessions/\(session)/trace")
+        #expect(response.status == 404)
+        #expect(response.text.contains("--log-dir"))
+        #expect(try HTTPProbe.get(port: server.port, path: "/api/sessions/..%2f..%2fetc/trace").status == 404)
+    }
+}
