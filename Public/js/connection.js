@@ -1,0 +1,177 @@
+// The WebSocket to the server (SPEC §5): hello, resume after a drop with backoff, ping/pong.
+// It knows nothing about items or geometry; it hands every parsed message to its listeners.
+
+export const SUBPROTOCOL = "scroll-playground.v1";
+
+const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+const PING_EVERY_MS = 2000;
+const PONG_TIMEOUT_MS = 8000;
+
+/**
+ * One logical connection that survives drops.
+ *
+ * Events (EventTarget): `status` (detail: {status, attempt, retryInMs}), `message` (detail: msg),
+ * `rtt` (detail: ms), `welcome` (detail: {msg, resumed}).
+ */
+export class Connection extends EventTarget {
+  /**
+   * @param {object} options
+   * @param {string} options.url WebSocket URL.
+   * @param {() => object} options.helloFields extra fields for a first hello (preset, config).
+   * @param {() => number} options.lastRev the newest items rev the page has applied.
+   */
+  constructor({ url, helloFields, lastRev }) {
+    super();
+    this.url = url;
+    this.helloFields = helloFields;
+    this.lastRev = lastRev;
+    this.socket = null;
+    this.status = "connecting";
+    this.sessionId = null;
+    this.resumeToken = null;
+    this.sentResumeToken = null;
+    this.attempt = 0;
+    this.ready = false; // true between welcome and close
+    this.nextPingId = 1;
+    this.pendingPings = new Map(); // id -> {sentAt, resolve}
+    this.rttMs = null;
+    this.retryTimer = null;
+    this.pingTimer = null;
+  }
+
+  /** Opens the first socket. */
+  start() {
+    this.open();
+  }
+
+  /** Sends a message if the session is ready; returns whether it went out. */
+  send(message) {
+    if (!this.ready || !this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Closes the socket as a network drop would, keeping the resume token: the page reconnects. */
+  drop() {
+    if (this.socket) this.socket.close(4000, "dropped from the page");
+  }
+
+  /** Round trip through the server: resolves with the RTT once the pong for a fresh ping arrives. */
+  ping() {
+    return new Promise((resolve, reject) => {
+      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
+        reject(new Error("not connected"));
+        return;
+      }
+      const id = this.nextPingId++;
+      this.pendingPings.set(id, { sentAt: performance.now(), resolve });
+      this.socket.send(JSON.stringify({ type: "ping", id }));
+    });
+  }
+
+  open() {
+    clearTimeout(this.retryTimer);
+    this.setStatus(this.attempt === 0 && !this.resumeToken ? "connecting" : "reconnecting");
+    let socket;
+    try {
+      socket = new WebSocket(this.url, SUBPROTOCOL);
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      const hello = { type: "hello", version: 1 };
+      this.sentResumeToken = this.resumeToken;
+      if (this.resumeToken) {
+        hello.resume = this.resumeToken;
+        hello.lastRev = this.lastRev();
+      } else {
+        Object.assign(hello, this.helloFields());
+      }
+      socket.send(JSON.stringify(hello));
+    });
+    socket.addEventListener("message", (event) => {
+      if (socket !== this.socket) return;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return; // the server only sends JSON; ignore anything else rather than crash the page
+      }
+      this.receive(message);
+    });
+    socket.addEventListener("close", () => {
+      if (socket !== this.socket) return;
+      this.socket = null;
+      this.ready = false;
+      clearInterval(this.pingTimer);
+      for (const ping of this.pendingPings.values()) ping.resolve(null);
+      this.pendingPings.clear();
+      this.scheduleRetry();
+    });
+  }
+
+  receive(message) {
+    if (message.type === "pong") {
+      const ping = this.pendingPings.get(message.id);
+      if (ping) {
+        this.pendingPings.delete(message.id);
+        this.rttMs = performance.now() - ping.sentAt;
+        this.dispatchEvent(new CustomEvent("rtt", { detail: this.rttMs }));
+        ping.resolve(this.rttMs);
+      }
+      return;
+    }
+    if (message.type === "welcome") {
+      // Session ids may repeat across server restarts; the token is what proves a resume.
+      const resumed = Boolean(this.sentResumeToken) && message.session === this.sessionId
+        && (message.resume ?? this.sentResumeToken) === this.sentResumeToken;
+      this.sessionId = message.session;
+      this.resumeToken = message.resume ?? this.resumeToken;
+      this.attempt = 0;
+      this.ready = true;
+      this.setStatus("open");
+      this.startPinging();
+      this.dispatchEvent(new CustomEvent("welcome", { detail: { msg: message, resumed } }));
+      return;
+    }
+    this.dispatchEvent(new CustomEvent("message", { detail: message }));
+  }
+
+  startPinging() {
+    clearInterval(this.pingTimer);
+    const beat = () => {
+      const socket = this.socket;
+      // A ping that stays unanswered means a dead peer: close so the retry loop takes over.
+      for (const ping of this.pendingPings.values()) {
+        if (performance.now() - ping.sentAt > PONG_TIMEOUT_MS && socket) {
+          socket.close(4001, "pong timeout");
+          return;
+        }
+      }
+      this.ping().catch(() => {});
+    };
+    beat();
+    this.pingTimer = setInterval(beat, PING_EVERY_MS);
+  }
+
+  scheduleRetry() {
+    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
+    this.attempt += 1;
+    this.setStatus("reconnecting", delay);
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  setStatus(status, retryInMs = null) {
+    this.status = status;
+    this.dispatchEvent(new CustomEvent("status", { detail: { status, attempt: this.attempt, retryInMs } }));
+  }
+}
+
+/** The WebSocket URL of the server that served this page. */
+export function defaultSocketURL() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws`;
+}

@@ -1,0 +1,244 @@
+// The feed renderer: items exactly as the server sends them, and the indicators drawn from `state`.
+// It never adds an item or decides a trigger on its own (SPEC §1, §6).
+
+import { el, prefersReducedMotion } from "./dom.js";
+
+const MIN_SPINNER_PX = 44; // room for the spinner while refreshing when the server's height is smaller
+const NEW_ITEM_HIGHLIGHT_MS = 1600;
+
+/** Events (EventTarget): `items` (detail: {op, rev, count}) after an items message is applied. */
+export class FeedRenderer extends EventTarget {
+  /** @param {Record<string, HTMLElement>} parts the elements of the phone frame (see main.js). */
+  constructor(parts) {
+    super();
+    Object.assign(this, parts);
+    this.rev = null; // rev of the last items message applied; null before the first
+    this.hasMore = true;
+    this.total = 0;
+    this.axis = "vertical";
+    this.insetTop = 0;
+    this.pull = 0;
+    this.refreshShift = 0;
+    this.state = null;
+    this.scroller.addEventListener("scroll", () => this.hideNewItemsIfSeen(), { passive: true });
+    this.newItems.addEventListener("click", () => {
+      const behavior = prefersReducedMotion() ? "auto" : "smooth";
+      if (this.axis === "horizontal") this.scroller.scrollTo({ left: 0, behavior });
+      else this.scroller.scrollTo({ top: 0, behavior });
+      this.newItems.hidden = true;
+    });
+  }
+
+  /** Item ids in display order. */
+  itemIds() {
+    return Array.from(this.list.children, (node) => node.dataset.id);
+  }
+
+  /**
+   * A welcome that is not a resume: whatever items message comes next applies (a new session starts
+   * with a `replace`). The rows stay until then, so nothing flashes empty.
+   */
+  resetForNewSession() {
+    this.rev = null;
+    this.newItems.hidden = true;
+  }
+
+  /**
+   * Applies an `items` message; returns false when its rev was already applied. A `replace` always
+   * applies: it is the whole list, and it starts the rev count afresh (a new session).
+   */
+  applyItems(message) {
+    const stale = typeof message.rev === "number" && this.rev !== null && message.rev <= this.rev;
+    if (stale && message.op !== "replace") return false;
+    const items = Array.isArray(message.items) ? message.items : [];
+    const nodes = items.map((item) => this.renderItem(item));
+    switch (message.op) {
+      case "replace":
+        this.list.replaceChildren(...nodes);
+        this.newItems.hidden = true;
+        break;
+      case "prepend":
+        this.prepend(nodes);
+        break;
+      default:
+        this.list.append(...nodes);
+    }
+    this.rev = typeof message.rev === "number" ? message.rev : (this.rev ?? 0);
+    if (typeof message.total === "number") this.total = message.total;
+    if (typeof message.hasMore === "boolean") this.hasMore = message.hasMore;
+    this.updateEndOfFeed();
+    this.dispatchEvent(new CustomEvent("items", { detail: { op: message.op, rev: this.rev, count: this.list.children.length } }));
+    return true;
+  }
+
+  /**
+   * Inserts at the top. Scrolled into the feed, the item under the user's eye stays where it was (no
+   * jump) and a pill offers the new items. At the very top (where a pull-to-refresh ends) the new
+   * items simply appear on top, which is what the pull asked for.
+   */
+  prepend(nodes) {
+    if (nodes.length === 0) return;
+    const position = this.axis === "horizontal" ? this.scroller.scrollLeft : this.scroller.scrollTop;
+    const anchor = position > 0.5 ? this.firstVisibleItem() : null;
+    const before = anchor ? this.offsetInViewport(anchor) : 0;
+    this.list.prepend(...nodes);
+    if (anchor) {
+      const shift = this.offsetInViewport(anchor) - before;
+      if (this.axis === "horizontal") this.scroller.scrollLeft += shift;
+      else this.scroller.scrollTop += shift;
+      this.newItems.textContent = `↑ ${nodes.length} new`;
+      this.newItems.hidden = false;
+    }
+    for (const node of nodes) {
+      node.classList.add("is-new");
+      setTimeout(() => node.classList.remove("is-new"), NEW_ITEM_HIGHLIGHT_MS);
+    }
+  }
+
+  firstVisibleItem() {
+    const viewport = this.scroller.getBoundingClientRect();
+    for (const node of this.list.children) {
+      const box = node.getBoundingClientRect();
+      if (this.axis === "horizontal" ? box.right > viewport.left : box.bottom > viewport.top) return node;
+    }
+    return null;
+  }
+
+  offsetInViewport(node) {
+    const viewport = this.scroller.getBoundingClientRect();
+    const box = node.getBoundingClientRect();
+    return this.axis === "horizontal" ? box.left - viewport.left : box.top - viewport.top;
+  }
+
+  hideNewItemsIfSeen() {
+    if (this.newItems.hidden) return;
+    const position = this.axis === "horizontal" ? this.scroller.scrollLeft : this.scroller.scrollTop;
+    if (position <= 1) this.newItems.hidden = true;
+  }
+
+  renderItem(item) {
+    const id = String(item.id);
+    const row = el("li", "item");
+    row.dataset.id = id;
+    const avatar = el("span", `item-avatar hue-${hash(id) % 6}`, initials(item.title ?? id));
+    avatar.setAttribute("aria-hidden", "true");
+    const text = el("div", "item-text");
+    text.append(el("div", "item-title", item.title ?? id));
+    if (item.subtitle) text.append(el("div", "item-subtitle", item.subtitle));
+    row.append(avatar, text, el("span", "item-id", `#${id}`));
+    if (typeof item.height === "number" && item.height > 0) {
+      row.dataset.height = String(item.height);
+      this.sizeRow(row);
+    }
+    return row;
+  }
+
+  /**
+   * An item's `height` is its row height in the vertical list (CSSOM: allowed by the CSP, a style
+   * attribute in markup would not be). The horizontal strip uses cards of one width instead: a
+   * height says nothing about how wide a card should be.
+   */
+  sizeRow(row) {
+    const height = Number(row.dataset.height);
+    if (!height) return;
+    const vertical = this.axis !== "horizontal";
+    row.style.height = vertical ? `${height}px` : "";
+    row.style.minHeight = vertical ? "0" : "";
+  }
+
+  /** Applies a `state` message: indicators, end-of-feed. */
+  applyState(state) {
+    this.state = state;
+    const top = state.indicator?.top ?? {};
+    const refreshing = Boolean(state.refreshing);
+    let size = top.visible ? Math.max(0, Number(top.height) || 0) : 0;
+    if (refreshing) size = Math.max(size, MIN_SPINNER_PX);
+    const opacity = refreshing ? 1 : top.visible ? clamp01(Number(top.opacity) || 0) : 0;
+    const scale = Number.isFinite(top.scale) ? top.scale : 1;
+    const progress = clamp01(Number(state.pull?.progress) || 0);
+
+    const indicator = this.topIndicator;
+    indicator.classList.toggle("is-refreshing", refreshing);
+    indicator.classList.toggle("is-armed", Boolean(state.pull?.eligible) && !refreshing);
+    indicator.classList.toggle("is-visible", size > 0);
+    if (this.axis === "horizontal") {
+      indicator.style.width = `${size}px`;
+      indicator.style.height = "";
+    } else {
+      indicator.style.height = `${size}px`;
+      indicator.style.width = "";
+    }
+    indicator.style.opacity = String(opacity);
+    this.topScale.style.transform = `scale(${scale})`;
+    this.topRing.style.strokeDasharray = refreshing ? "" : `${progress * 100} 100`;
+
+    this.refreshShift = refreshing ? size : 0;
+    this.applyShift();
+
+    this.bottomIndicator.hidden = !state.indicator?.bottom?.visible;
+    if (typeof state.hasMore === "boolean") this.hasMore = state.hasMore;
+    this.updateEndOfFeed();
+  }
+
+  /** The simulated pull from the geometry reporter (px). */
+  setPull(px) {
+    this.pull = px;
+    this.applyShift();
+  }
+
+  applyShift() {
+    const shift = Math.max(this.pull, this.refreshShift);
+    this.content.style.transform = shift > 0 ? (this.axis === "horizontal" ? `translateX(${shift}px)` : `translateY(${shift}px)`) : "";
+  }
+
+  updateEndOfFeed() {
+    const exhausted = this.hasMore === false && this.rev !== null;
+    this.endOfFeed.hidden = !exhausted;
+    if (exhausted) this.endText.textContent = `End of feed · ${this.list.children.length} items`;
+  }
+
+  /** Vertical list or horizontal strip (config `axis`). */
+  setAxis(axis) {
+    this.axis = axis === "horizontal" ? "horizontal" : "vertical";
+    const horizontal = this.axis === "horizontal";
+    this.scroller.classList.toggle("is-horizontal", horizontal);
+    this.topIndicator.classList.toggle("is-horizontal", horizontal);
+    this.phone.classList.toggle("is-strip", horizontal);
+    for (const row of this.list.children) this.sizeRow(row);
+    this.setInsetTop(this.insetTop);
+    if (this.state) this.applyState(this.state);
+  }
+
+  /** Shows a sticky header of `px` over the top (leading edge) and insets the content by it. */
+  setInsetTop(px) {
+    this.insetTop = Math.max(0, Number(px) || 0);
+    const horizontal = this.axis === "horizontal";
+    this.insetSpacer.style.height = horizontal ? "" : `${this.insetTop}px`;
+    this.insetSpacer.style.width = horizontal ? `${this.insetTop}px` : "";
+    this.insetHeader.hidden = this.insetTop === 0;
+    this.insetHeader.classList.toggle("is-horizontal", horizontal);
+    this.insetHeader.style.height = horizontal ? "" : `${this.insetTop}px`;
+    this.insetHeader.style.width = horizontal ? `${this.insetTop}px` : "";
+    this.insetHeader.textContent = this.insetTop >= 24 ? `Sticky header · ${this.insetTop} px inset` : "";
+    // The indicator sits just below the header, where the content's top edge is.
+    this.topIndicator.style.top = horizontal ? "" : `${6 + this.insetTop}px`;
+    this.topIndicator.style.left = horizontal ? `${6 + this.insetTop}px` : "";
+  }
+}
+
+function clamp01(value) {
+  return Math.min(1, Math.max(0, value));
+}
+
+function hash(text) {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) >>> 0;
+  return h;
+}
+
+function initials(title) {
+  const digits = String(title).match(/\d+/);
+  if (digits) return digits[0].slice(-3);
+  const words = String(title).trim().split(/\s+/).filter(Boolean);
+  return words.slice(0, 2).map((w) => w[0].toUpperCase()).join("") || "•";
+}

@@ -1,0 +1,331 @@
+// Geometry reporter and pull simulation (SPEC §2, §6).
+//
+// Once per animation frame it measures the feed in SwiftUI `ScrollGeometry` terms and sends a
+// `geometry` message when anything changed. Browsers never report a negative offset, so at the top a
+// touch drag, a pointer drag, or upward wheel input grows a simulated pull (raw × 0.5, capped at
+// 3 × pullThreshold) that is reported as a negative contentOffset with phase `interacting`.
+// Lifting the finger/pointer, or 150 ms without wheel input, is the release: the phase leaves
+// `interacting` in one frame, and the pull springs back to 0 from the next.
+
+import { prefersReducedMotion } from "./dom.js";
+
+const RESISTANCE = 0.5;
+const WHEEL_RELEASE_MS = 150;
+const KEY_RELEASE_MS = 150;
+const SCROLL_QUIET_MS = 120;
+const SPRING_MS = 240;
+const SCROLL_TO_TOP_TIMEOUT_MS = 2500;
+const DRAG_SLOP_PX = 3;
+const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "PageUp", "PageDown", "Home", "End", " "]);
+
+const round = (value) => Math.round(value * 100) / 100;
+
+/**
+ * Events (EventTarget): `geometry` (detail: {geometry, seq, sent}) for every changed measurement,
+ * `pull` (detail: pull px) whenever the simulated pull changes.
+ */
+export class GeometryReporter extends EventTarget {
+  /**
+   * @param {object} options
+   * @param {HTMLElement} options.scroller the element that scrolls.
+   * @param {HTMLElement} options.content the content inside it (its size is `contentSize`).
+   * @param {(message: object) => boolean} options.send sends a message; false when not connected.
+   * @param {() => number} options.pullThreshold the session's pull threshold (caps the pull).
+   */
+  constructor({ scroller, content, send, pullThreshold }) {
+    super();
+    this.scroller = scroller;
+    this.content = content;
+    this.send = send;
+    this.pullThreshold = pullThreshold;
+    this.axis = "vertical";
+    this.insetTop = 0;
+    this.pull = 0;
+    this.spring = null; // {from, start} while the pull springs back
+    this.seq = 0;
+    this.lastSentKey = null; // what the server last got
+    this.lastMeasuredKey = null;
+    this.lastGeometry = null;
+    this.prevPhase = "idle";
+    this.lastWheelAt = -Infinity;
+    this.lastKeyAt = -Infinity;
+    this.keyHeld = false;
+    this.lastScrollAt = -Infinity;
+    this.drag = null; // mouse/pen drag: {id, last, total, moved}
+    this.touch = null; // {id, last}
+    this.animatingSince = null; // scrollToTop in progress
+    this.installListeners();
+    requestAnimationFrame((now) => this.frame(now));
+  }
+
+  /** Switches the scroll axis (config `axis`). */
+  setAxis(axis) {
+    this.axis = axis === "horizontal" ? "horizontal" : "vertical";
+    this.pull = 0;
+    this.spring = null;
+    this.emitPull();
+  }
+
+  /** The simulated `contentInsets.top` (leading on the horizontal axis), e.g. a sticky header. */
+  setInsetTop(px) {
+    this.insetTop = Math.max(0, Number(px) || 0);
+  }
+
+  /** Forgets what was last sent, so the next frame sends the geometry again (after a (re)connect). */
+  resend() {
+    this.lastSentKey = null;
+  }
+
+  /** Carries out the server's `scrollToTop` command: a smooth scroll with phase `animating`. */
+  scrollToTop() {
+    if (this.atStart() && this.pull === 0) return;
+    this.spring = this.pull > 0 ? { from: this.pull, start: null } : null;
+    this.animatingSince = performance.now();
+    const behavior = prefersReducedMotion() ? "auto" : "smooth";
+    if (this.axis === "horizontal") this.scroller.scrollTo({ left: 0, behavior });
+    else this.scroller.scrollTo({ top: 0, behavior });
+  }
+
+  // ---------- measuring ----------
+
+  scrollPosition() {
+    return this.axis === "horizontal" ? this.scroller.scrollLeft : this.scroller.scrollTop;
+  }
+
+  atStart() {
+    return this.scrollPosition() <= 0.5;
+  }
+
+  phaseAt(now) {
+    if (this.touch || (this.drag && this.drag.moved)) return "interacting";
+    if (now - this.lastWheelAt < WHEEL_RELEASE_MS) return "interacting";
+    if (this.keyHeld || now - this.lastKeyAt < KEY_RELEASE_MS) return "interacting";
+    if (this.animatingSince !== null) return "animating";
+    if (now - this.lastScrollAt < SCROLL_QUIET_MS) return "decelerating";
+    return "idle";
+  }
+
+  measure(phase) {
+    const s = this.scroller;
+    const box = this.content.getBoundingClientRect();
+    const inset = this.insetTop;
+    const horizontal = this.axis === "horizontal";
+    return {
+      contentOffset: {
+        x: round(horizontal ? s.scrollLeft - inset - this.pull : s.scrollLeft),
+        y: round(horizontal ? s.scrollTop : s.scrollTop - inset - this.pull),
+      },
+      contentSize: { width: round(box.width), height: round(box.height) },
+      containerSize: { width: s.clientWidth, height: s.clientHeight },
+      contentInsets: horizontal
+        ? { top: 0, leading: inset, bottom: 0, trailing: 0 }
+        : { top: inset, leading: 0, bottom: 0, trailing: 0 },
+      phase,
+    };
+  }
+
+  frame(now) {
+    try {
+      this.tick(now);
+    } finally {
+      requestAnimationFrame((t) => this.frame(t));
+    }
+  }
+
+  tick(now) {
+    if (this.animatingSince !== null && ((this.atStart() && this.pull === 0) || now - this.animatingSince > SCROLL_TO_TOP_TIMEOUT_MS)) {
+      this.animatingSince = null;
+    }
+    const phase = this.phaseAt(now);
+    if (this.prevPhase === "interacting" && phase !== "interacting" && this.pull > 0 && !this.spring) {
+      // The release: this frame reports the pull as it was, with the new phase; the spring starts next frame.
+      this.spring = { from: this.pull, start: null };
+    }
+    this.prevPhase = phase;
+
+    const geometry = this.measure(phase);
+    const key = JSON.stringify(geometry);
+    const changed = key !== this.lastMeasuredKey;
+    if (changed) {
+      this.lastMeasuredKey = key;
+      this.lastGeometry = geometry;
+    }
+    let sent = false;
+    if (key !== this.lastSentKey) {
+      sent = this.send({ type: "geometry", seq: this.seq + 1, t: round(now), ...geometry });
+      if (sent) {
+        this.seq += 1;
+        this.lastSentKey = key;
+      }
+    }
+    if (changed || sent) {
+      this.dispatchEvent(new CustomEvent("geometry", { detail: { geometry, seq: this.seq, sent, at: now } }));
+    }
+    this.advanceSpring(now);
+  }
+
+  advanceSpring(now) {
+    if (!this.spring) return;
+    if (this.spring.start === null) {
+      this.spring.start = now;
+      return;
+    }
+    const t = prefersReducedMotion() ? 1 : Math.min(1, (now - this.spring.start) / SPRING_MS);
+    const eased = 1 - Math.pow(1 - t, 3);
+    this.pull = t >= 1 ? 0 : this.spring.from * (1 - eased);
+    if (t >= 1) this.spring = null;
+    this.emitPull();
+  }
+
+  // ---------- the pull ----------
+
+  /** Grows (delta > 0) or shrinks the pull by a raw finger/wheel distance. */
+  addPull(rawDelta) {
+    this.spring = null;
+    this.animatingSince = null;
+    const cap = 3 * Math.max(1, Number(this.pullThreshold()) || 68);
+    this.pull = Math.min(cap, Math.max(0, this.pull + rawDelta * RESISTANCE));
+    this.emitPull();
+  }
+
+  emitPull() {
+    this.dispatchEvent(new CustomEvent("pull", { detail: this.pull }));
+  }
+
+  installListeners() {
+    const s = this.scroller;
+    s.addEventListener("scroll", () => {
+      this.lastScrollAt = performance.now();
+    }, { passive: true });
+
+    s.addEventListener("wheel", (event) => this.onWheel(event), { passive: false });
+
+    s.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+    s.addEventListener("pointermove", (event) => this.onPointerMove(event));
+    s.addEventListener("pointerup", (event) => this.onPointerEnd(event));
+    s.addEventListener("pointercancel", (event) => this.onPointerEnd(event));
+
+    s.addEventListener("touchstart", (event) => this.onTouchStart(event), { passive: true });
+    s.addEventListener("touchmove", (event) => this.onTouchMove(event), { passive: false });
+    s.addEventListener("touchend", (event) => this.onTouchEnd(event));
+    s.addEventListener("touchcancel", (event) => this.onTouchEnd(event));
+
+    s.addEventListener("keydown", (event) => {
+      if (!SCROLL_KEYS.has(event.key)) return;
+      this.keyHeld = true;
+      this.lastKeyAt = performance.now();
+      this.animatingSince = null;
+    });
+    s.addEventListener("keyup", (event) => {
+      if (!SCROLL_KEYS.has(event.key)) return;
+      this.keyHeld = false;
+      this.lastKeyAt = performance.now();
+    });
+    s.addEventListener("blur", () => {
+      this.keyHeld = false;
+    });
+  }
+
+  wheelPixels(event) {
+    const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? this.scroller.clientHeight : 1;
+    return { dx: event.deltaX * unit, dy: event.deltaY * unit };
+  }
+
+  onWheel(event) {
+    if (event.ctrlKey) return; // pinch-zoom gesture, not a scroll
+    const { dx, dy } = this.wheelPixels(event);
+    const horizontal = this.axis === "horizontal";
+    // On a horizontal strip a plain vertical wheel scrolls along the strip.
+    const verticalWheelOnStrip = horizontal && Math.abs(dy) > Math.abs(dx);
+    const delta = horizontal ? (verticalWheelOnStrip ? dy : dx) : dy;
+    if (delta === 0) return;
+    this.lastWheelAt = performance.now();
+    this.animatingSince = null;
+    if (this.pull > 0 || (this.atStart() && delta < 0)) {
+      if (event.cancelable) event.preventDefault();
+      this.addPull(-delta);
+      return;
+    }
+    if (verticalWheelOnStrip) {
+      if (event.cancelable) event.preventDefault();
+      this.scroller.scrollLeft += delta;
+    }
+  }
+
+  mainAxisPoint(event) {
+    return this.axis === "horizontal" ? event.clientX : event.clientY;
+  }
+
+  onPointerDown(event) {
+    if (event.pointerType === "touch" || event.button !== 0) return;
+    const rect = this.scroller.getBoundingClientRect();
+    // Leave the scrollbar to the browser.
+    if (event.clientX - rect.left >= this.scroller.clientWidth || event.clientY - rect.top >= this.scroller.clientHeight) return;
+    this.drag = { id: event.pointerId, last: this.mainAxisPoint(event), total: 0, moved: false };
+    this.scroller.setPointerCapture(event.pointerId);
+  }
+
+  onPointerMove(event) {
+    const drag = this.drag;
+    if (!drag || event.pointerId !== drag.id) return;
+    const point = this.mainAxisPoint(event);
+    const delta = point - drag.last;
+    drag.last = point;
+    drag.total += Math.abs(delta);
+    if (!drag.moved) {
+      if (drag.total < DRAG_SLOP_PX) return;
+      drag.moved = true;
+      this.scroller.classList.add("is-dragging");
+    }
+    this.dragBy(delta);
+  }
+
+  onPointerEnd(event) {
+    if (!this.drag || event.pointerId !== this.drag.id) return;
+    this.drag = null;
+    this.scroller.classList.remove("is-dragging");
+    if (this.scroller.hasPointerCapture(event.pointerId)) this.scroller.releasePointerCapture(event.pointerId);
+  }
+
+  /**
+   * A pointer dragged by `delta` px along the axis (positive = down / right, pulling the content
+   * away from its start). At the start that grows the pull; elsewhere it scrolls, like a finger.
+   */
+  dragBy(delta) {
+    this.animatingSince = null;
+    if (this.pull > 0 || (this.atStart() && delta > 0)) {
+      this.addPull(delta);
+      return;
+    }
+    if (this.axis === "horizontal") this.scroller.scrollLeft -= delta;
+    else this.scroller.scrollTop -= delta;
+  }
+
+  onTouchStart(event) {
+    if (event.touches.length !== 1) return;
+    const t = event.touches[0];
+    this.touch = { id: t.identifier, last: this.mainAxisPoint(t) };
+    this.spring = null;
+    this.animatingSince = null;
+  }
+
+  onTouchMove(event) {
+    if (!this.touch) return;
+    const t = Array.from(event.touches).find((touch) => touch.identifier === this.touch.id);
+    if (!t) return;
+    const point = this.mainAxisPoint(t);
+    const delta = point - this.touch.last;
+    this.touch.last = point;
+    // Native scrolling handles everything except the pull past the top.
+    if (this.pull > 0 || (this.atStart() && delta > 0)) {
+      if (event.cancelable) event.preventDefault();
+      this.addPull(delta);
+    }
+  }
+
+  onTouchEnd(event) {
+    if (!this.touch) return;
+    const still = Array.from(event.touches).some((touch) => touch.identifier === this.touch.id);
+    if (!still) this.touch = null;
+  }
+}

@@ -1,0 +1,239 @@
+// The inspector: a HUD of the live geometry and state, the preset picker and the settings form.
+// Settings go to the server as `config` messages; the HUD shows only what was measured or received.
+
+import { el, num } from "./dom.js";
+
+/** Config keys of SPEC §4 that the settings form edits (all sent as `config`). */
+export const CONFIG_KEYS = [
+  "bottomThreshold", "pullThreshold", "initialCount", "pageSize", "refreshCount", "maxItems",
+  "loadLatencyMs", "refreshLatencyMs", "jitterMs", "failureRate", "refreshHoldMs", "axis", "seed", "compare",
+];
+
+const HUD_FIELDS = [
+  ["offset", "contentOffset"],
+  ["content", "contentSize"],
+  ["container", "containerSize"],
+  ["insets", "insets t l b r", "contentInsets top, leading, bottom, trailing"],
+  ["phase", "phase", "ScrollPhase sent with the geometry"],
+  ["toBottom", "to bottom", "distanceToBottom = contentSize + inset − (offset + container)"],
+  ["reachedBottom", "reachedBottom"],
+  ["pullDistance", "pull", "pull.distance from the server"],
+  ["pullProgress", "progress", "pull.progress from the server"],
+  ["armed", "armed", "pull.eligible: a release now starts a refresh"],
+  ["refreshing", "refreshing"],
+  ["loading", "loading", "loadingNextPage"],
+  ["hasMore", "hasMore"],
+  ["itemCount", "items", "itemCount from the server / rows shown"],
+  ["rev", "rev", "rev of the last items message applied"],
+  ["seqAck", "seq / ack", "last geometry seq sent / last seq the server acknowledged"],
+  ["rtt", "round trip", "ping → pong"],
+  ["origin", "origin", "origin = −contentOffset, published under offsetObserving"],
+  ["preset", "preset"],
+  ["compare", "compare", "compare mode: every preset's detection runs on the same geometry"],
+];
+
+/**
+ * Events (EventTarget): `config` (detail: partial config to send), `inset` (detail: px, client-side),
+ * `preset` (detail: name).
+ */
+export class Inspector extends EventTarget {
+  constructor({ hud, session, presets, presetsEmpty, form, brand }) {
+    super();
+    this.hud = hud;
+    this.session = session;
+    this.presetsBox = presets;
+    this.presetsEmpty = presetsEmpty;
+    this.form = form;
+    this.brand = brand;
+    this.cells = new Map();
+    this.flags = new Map();
+    this.axis = "vertical";
+    this.geometry = null;
+    this.state = null;
+    this.shownCount = 0;
+    this.buildHud();
+    this.form.addEventListener("change", (event) => this.onFormChange(event));
+    this.form.addEventListener("submit", (event) => event.preventDefault());
+  }
+
+  buildHud() {
+    for (const [key, label, hint] of HUD_FIELDS) {
+      const cell = el("div", "hud-cell");
+      const value = el("dd", "", "—");
+      value.dataset.key = key;
+      const term = el("dt", "", label);
+      term.title = hint ?? label;
+      cell.append(term, value);
+      this.hud.append(cell);
+      this.cells.set(key, value);
+    }
+  }
+
+  set(key, text, title) {
+    const cell = this.cells.get(key);
+    if (!cell) return;
+    if (cell.textContent !== text) cell.textContent = text;
+    if (title !== undefined) cell.title = title;
+  }
+
+  setFlag(key, on, { busy = false, label } = {}) {
+    const cell = this.cells.get(key);
+    if (!cell) return;
+    const stateKey = `${on}|${busy}|${label}`;
+    if (this.flags.get(key) === stateKey) return;
+    this.flags.set(key, stateKey);
+    const flag = el("span", `flag ${on ? (busy ? "flag-busy" : "flag-on") : "flag-off"}`, label ?? (on ? "yes" : "no"));
+    cell.replaceChildren(flag);
+  }
+
+  /** The geometry just measured (and sent, when connected). */
+  setGeometry(geometry, seq) {
+    this.geometry = geometry;
+    const o = geometry.contentOffset;
+    const c = geometry.contentSize;
+    const v = geometry.containerSize;
+    const i = geometry.contentInsets;
+    this.set("offset", `${num(o.x)}, ${num(o.y)}`);
+    this.set("content", `${num(c.width)} × ${num(c.height)}`);
+    this.set("container", `${num(v.width)} × ${num(v.height)}`);
+    this.set("insets", `${num(i.top)} ${num(i.leading)} ${num(i.bottom)} ${num(i.trailing)}`);
+    this.set("phase", geometry.phase);
+    const horizontal = this.axis === "horizontal";
+    const toBottom = horizontal
+      ? c.width + i.trailing - (o.x + v.width)
+      : c.height + i.bottom - (o.y + v.height);
+    this.set("toBottom", `${num(toBottom)} px`);
+    this.seq = seq;
+    this.updateSeqAck();
+  }
+
+  /** A `state` message from the server. */
+  setState(state) {
+    this.state = state;
+    this.setFlag("reachedBottom", Boolean(state.reachedBottom));
+    const pull = state.pull ?? {};
+    this.set("pullDistance", `${num(pull.distance)} px`);
+    this.set("pullProgress", `${num((Number(pull.progress) || 0) * 100, 0)} %`);
+    this.setFlag("armed", Boolean(pull.eligible));
+    this.setFlag("refreshing", Boolean(state.refreshing), { busy: true });
+    this.setFlag("loading", Boolean(state.loadingNextPage), { busy: true });
+    this.setFlag("hasMore", state.hasMore !== false);
+    this.updateCount();
+    this.set("origin", state.origin ? `${num(state.origin.x)}, ${num(state.origin.y)}` : "—");
+    if (state.preset) this.set("preset", state.preset);
+    this.updateSeqAck();
+    if (state.preset) this.selectPreset(state.preset);
+  }
+
+  setShownCount(count) {
+    this.shownCount = count;
+    this.updateCount();
+  }
+
+  updateCount() {
+    const server = this.state?.itemCount;
+    this.set("itemCount", `${server ?? "—"} / ${this.shownCount}`);
+  }
+
+  updateSeqAck() {
+    this.set("seqAck", `${this.seq ?? 0} / ${this.state?.ack ?? "—"}`);
+  }
+
+  setRev(rev) {
+    this.set("rev", String(rev));
+  }
+
+  setRtt(ms) {
+    this.set("rtt", ms === null ? "—" : `${num(ms, 1)} ms`);
+  }
+
+  setSession(id) {
+    this.session.textContent = id ? `session ${id}` : "";
+  }
+
+  setAxis(axis) {
+    this.axis = axis;
+  }
+
+  // ---------- presets ----------
+
+  /** Renders whatever preset descriptions the server sent (objects {name, design, rule} or names). */
+  setPresets(presets, current) {
+    const list = Array.isArray(presets) ? presets : [];
+    this.presetsEmpty.hidden = list.length > 0;
+    for (const node of this.presetsBox.querySelectorAll(".preset-option")) node.remove();
+    for (const entry of list) {
+      const preset = typeof entry === "string" ? { name: entry } : entry ?? {};
+      if (!preset.name) continue;
+      const option = el("label", "preset-option");
+      option.dataset.preset = preset.name;
+      const input = el("input");
+      input.type = "radio";
+      input.name = "preset";
+      input.value = preset.name;
+      input.addEventListener("change", () => {
+        if (input.checked) this.dispatchEvent(new CustomEvent("config", { detail: { preset: preset.name } }));
+      });
+      const design = preset.design ?? preset.source ?? "";
+      const rule = preset.rule ?? preset.description ?? "";
+      // One line: which design it reproduces, then its rule (the chosen preset shows it whole).
+      const line = el("span", "preset-line");
+      if (design) line.append(el("span", "preset-design", design));
+      if (design && rule) line.append(" — ");
+      if (rule) line.append(rule);
+      option.append(input, el("span", "preset-name", preset.name), line);
+      option.title = [design, rule].filter(Boolean).join(" — ");
+      this.presetsBox.append(option);
+    }
+    if (current) this.selectPreset(current);
+  }
+
+  selectPreset(name) {
+    this.brand.textContent = name;
+    this.set("preset", name);
+    for (const input of this.presetsBox.querySelectorAll("input[name=preset]")) {
+      input.checked = input.value === name;
+    }
+  }
+
+  // ---------- settings ----------
+
+  /** Fills the form from a (partial) config the server reported; fields being edited are left alone. */
+  setConfig(config) {
+    if (!config) return;
+    for (const key of CONFIG_KEYS) {
+      if (!(key in config)) continue;
+      const input = this.form.elements.namedItem(key);
+      if (!input) continue;
+      input.closest(".field")?.classList.remove("is-pending");
+      if (document.activeElement === input) continue;
+      if (input.type === "checkbox") input.checked = Boolean(config[key]);
+      else input.value = String(config[key]);
+    }
+    if (config.axis) this.axis = config.axis;
+    if (config.preset) this.selectPreset(config.preset);
+    if ("compare" in config) this.setFlag("compare", Boolean(config.compare), { label: config.compare ? "on" : "off" });
+  }
+
+  /** A config the server refused or an error arrived: nothing is pending any more. */
+  clearPending() {
+    for (const field of this.form.querySelectorAll(".is-pending")) field.classList.remove("is-pending");
+  }
+
+  onFormChange(event) {
+    const input = event.target;
+    if (!input.name || input.name === "preset") return;
+    if (input.name === "contentInsetTop") {
+      this.dispatchEvent(new CustomEvent("inset", { detail: Math.max(0, Number(input.value) || 0) }));
+      return;
+    }
+    let value;
+    if (input.type === "checkbox") value = input.checked;
+    else if (input.type === "number") {
+      if (input.value.trim() === "" || !input.checkValidity()) return;
+      value = Number(input.value);
+    } else value = input.value;
+    input.closest(".field")?.classList.add("is-pending");
+    this.dispatchEvent(new CustomEvent("config", { detail: { [input.name]: value } }));
+  }
+}

@@ -1,0 +1,211 @@
+// The live event log (SPEC §7): newest at the bottom, follows unless the user scrolls away,
+// filters by event name and text, pauses, exports JSON lines. presetDisagreement rows stand out.
+
+import { clockTime, el } from "./dom.js";
+
+/** Event names of SPEC §7, offered in the name filter before any has arrived. */
+export const EVENT_NAMES = [
+  "sessionOpened", "sessionResumed", "sessionClosed", "configChanged", "reachedBottom", "leftBottom",
+  "loadMoreStarted", "loadMoreFinished", "loadMoreFailed", "loadMoreCancelled", "loadMoreSuppressed",
+  "feedExhausted", "pullStarted", "refreshEligible", "refreshStarted", "refreshFinished", "refreshFailed",
+  "scrollToTop", "offsetChanged", "presetDisagreement", "protocolError",
+];
+
+const MAX_ROWS = 1500;
+const MAX_KEPT = 20000;
+const FOLLOW_SLACK_PX = 24;
+
+/** The colour family of an event name. */
+export function categoryOf(name) {
+  if (name === "presetDisagreement") return "disagreement";
+  if (/Failed$/.test(name) || name === "protocolError" || name === "error") return "fail";
+  if (name === "reachedBottom" || name === "leftBottom") return "bottom";
+  if (name.startsWith("loadMore") || name === "feedExhausted") return "load";
+  if (name.startsWith("pull") || name.startsWith("refresh") || name === "scrollToTop") return "refresh";
+  return "session";
+}
+
+export class LogPanel {
+  constructor({ scroll, list, empty, count, nameFilter, textFilter, pause, exportButton, clear, follow }) {
+    Object.assign(this, { scroll, list, empty, count, nameFilter, textFilter, pause, exportButton, clear, follow });
+    this.events = []; // every record received (for export), oldest first
+    this.pending = []; // received while paused
+    this.paused = false;
+    this.following = true;
+    this.unseen = 0;
+    this.sessionId = "";
+    this.knownNames = new Set();
+    for (const name of EVENT_NAMES) this.addNameOption(name);
+
+    this.nameFilter.addEventListener("change", () => this.applyFilters());
+    this.textFilter.addEventListener("input", () => this.applyFilters());
+    this.pause.addEventListener("click", () => this.setPaused(!this.paused));
+    this.exportButton.addEventListener("click", () => this.exportJSONL());
+    this.clear.addEventListener("click", () => this.clearAll());
+    this.follow.addEventListener("click", () => {
+      this.following = true;
+      this.scrollToEnd();
+    });
+    this.scroll.addEventListener("scroll", () => {
+      const gap = this.scroll.scrollHeight - this.scroll.scrollTop - this.scroll.clientHeight;
+      this.following = gap <= FOLLOW_SLACK_PX;
+      if (this.following) this.unseen = 0;
+      this.updateFollowButton();
+    }, { passive: true });
+  }
+
+  setSession(id) {
+    this.sessionId = id;
+  }
+
+  /** A server event record. */
+  add(record) {
+    if (record.name) this.addNameOption(String(record.name));
+    this.events.push(record);
+    if (this.events.length > MAX_KEPT) this.events.splice(0, this.events.length - MAX_KEPT);
+    if (this.paused) {
+      this.pending.push(record);
+      this.updatePauseLabel();
+      this.updateCount();
+      return;
+    }
+    this.appendRows([record]);
+  }
+
+  /** Something the page itself noticed (an `error` message, a connection change): shown, not exported. */
+  note(name, data) {
+    const record = { seq: null, time: new Date().toISOString(), name, data, client: true };
+    if (this.paused) {
+      this.pending.push(record);
+      return;
+    }
+    this.appendRows([record]);
+  }
+
+  appendRows(records) {
+    const fragment = document.createDocumentFragment();
+    let visibleAdded = 0;
+    for (const record of records) {
+      const row = this.renderRow(record);
+      if (!this.matches(row)) row.hidden = true;
+      else visibleAdded += 1;
+      fragment.append(row);
+    }
+    this.list.append(fragment);
+    while (this.list.children.length > MAX_ROWS) this.list.firstElementChild.remove();
+    this.empty.hidden = this.list.children.length > 0;
+    if (this.following) this.scrollToEnd();
+    else this.unseen += visibleAdded;
+    this.updateFollowButton();
+    this.updateCount();
+  }
+
+  renderRow(record) {
+    const name = String(record.name ?? "?");
+    const category = record.client ? "client" : categoryOf(name);
+    const row = el("li", `log-row cat-${category}`);
+    if (name === "presetDisagreement") row.classList.add("is-disagreement");
+    row.dataset.name = name;
+    const time = record.time ? new Date(record.time) : new Date();
+    row.append(
+      el("span", "log-time", Number.isNaN(time.getTime()) ? String(record.time) : clockTime(time)),
+      el("span", "log-name", name),
+      el("span", "log-data", summarize(record)),
+    );
+    row.title = JSON.stringify(record);
+    row.dataset.text = `${name} ${JSON.stringify(record.data ?? {})}`.toLowerCase();
+    return row;
+  }
+
+  addNameOption(name) {
+    if (this.knownNames.has(name)) return;
+    this.knownNames.add(name);
+    const option = el("option", "", name);
+    option.value = name;
+    this.nameFilter.append(option);
+  }
+
+  matches(row) {
+    const name = this.nameFilter.value;
+    const text = this.textFilter.value.trim().toLowerCase();
+    if (name && row.dataset.name !== name) return false;
+    if (text && !row.dataset.text.includes(text)) return false;
+    return true;
+  }
+
+  applyFilters() {
+    for (const row of this.list.children) row.hidden = !this.matches(row);
+    this.following = true;
+    this.scrollToEnd();
+    this.updateCount();
+  }
+
+  setPaused(paused) {
+    this.paused = paused;
+    this.pause.setAttribute("aria-pressed", String(paused));
+    if (!paused && this.pending.length > 0) {
+      const records = this.pending;
+      this.pending = [];
+      this.appendRows(records);
+    }
+    this.updatePauseLabel();
+  }
+
+  updatePauseLabel() {
+    this.pause.textContent = this.paused ? `Resume${this.pending.length ? ` (${this.pending.length})` : ""}` : "Pause";
+  }
+
+  scrollToEnd() {
+    this.scroll.scrollTop = this.scroll.scrollHeight;
+    this.unseen = 0;
+    this.updateFollowButton();
+  }
+
+  updateFollowButton() {
+    this.follow.hidden = this.following;
+    this.follow.textContent = this.unseen > 0 ? `↓ ${this.unseen} new` : "↓ Follow latest";
+  }
+
+  updateCount() {
+    const total = this.events.length;
+    const shown = Array.from(this.list.children).filter((row) => !row.hidden).length;
+    const filtered = this.nameFilter.value || this.textFilter.value.trim();
+    this.count.textContent = `${total} event${total === 1 ? "" : "s"}${filtered ? ` · ${shown} shown` : ""}${this.paused ? " · paused" : ""}`;
+  }
+
+  clearAll() {
+    this.events = [];
+    this.pending = [];
+    this.list.replaceChildren();
+    this.empty.hidden = false;
+    this.updatePauseLabel();
+    this.updateCount();
+  }
+
+  /** Downloads every received event record as JSON lines. */
+  exportJSONL() {
+    const text = this.events.map((record) => JSON.stringify(record)).join("\n") + (this.events.length ? "\n" : "");
+    const url = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
+    const link = el("a");
+    link.href = url;
+    link.download = `scroll-playground-${this.sessionId || "session"}-events.jsonl`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 5000);
+  }
+}
+
+function summarize(record) {
+  const parts = [];
+  if (record.geometrySeq !== undefined && record.geometrySeq !== null) parts.push(`g#${record.geometrySeq}`);
+  const data = record.data;
+  if (data && typeof data === "object") {
+    for (const [key, value] of Object.entries(data)) {
+      parts.push(`${key}=${typeof value === "object" && value !== null ? JSON.stringify(value) : value}`);
+    }
+  } else if (data !== undefined) {
+    parts.push(String(data));
+  }
+  return parts.join("  ");
+}

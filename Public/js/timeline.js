@@ -1,0 +1,289 @@
+// The timeline plot: contentOffset on the scroll axis over the last 30 seconds, the pull and bottom
+// thresholds as lines, and markers for reachedBottom, page loads, refreshes and disagreements.
+// The vertical axis points down like the feed: a pull shows above the zero line, the bottom below.
+// Times are the page's receive times (performance.now()), so samples and events share one clock.
+
+const WINDOW_MS = 30_000;
+const KEEP_MS = 35_000;
+const PAD = { left: 52, right: 10, top: 10, bottom: 22 };
+const PULL_BAND = 0.28; // share of the plot height for negative offsets (pulls)
+
+export class Timeline {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.samples = []; // {t, offset, contentLength, containerLength, insetEnd}
+    this.spans = []; // {kind: "load"|"refresh", start, end|null}
+    this.marks = []; // {kind: "reached"|"disagree", t}
+    this.pullThreshold = 68;
+    this.bottomThreshold = 50;
+    this.insetTop = 0;
+    this.axis = "vertical";
+    this.colors = null;
+    this.lastDraw = 0;
+    window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => { this.colors = null; });
+    requestAnimationFrame((now) => this.frame(now));
+  }
+
+  setThresholds({ pullThreshold, bottomThreshold }) {
+    if (Number.isFinite(pullThreshold)) this.pullThreshold = pullThreshold;
+    if (Number.isFinite(bottomThreshold)) this.bottomThreshold = bottomThreshold;
+  }
+
+  setInsetTop(px) {
+    this.insetTop = px;
+  }
+
+  setAxis(axis) {
+    this.axis = axis === "horizontal" ? "horizontal" : "vertical";
+  }
+
+  /** A measured geometry at time `t` (ms, performance.now()). */
+  addSample(t, geometry) {
+    const horizontal = this.axis === "horizontal";
+    this.samples.push({
+      t,
+      offset: horizontal ? geometry.contentOffset.x : geometry.contentOffset.y,
+      contentLength: horizontal ? geometry.contentSize.width : geometry.contentSize.height,
+      containerLength: horizontal ? geometry.containerSize.width : geometry.containerSize.height,
+      insetEnd: horizontal ? geometry.contentInsets.trailing : geometry.contentInsets.bottom,
+    });
+  }
+
+  /** A server event received at time `t`. */
+  addEvent(name, t) {
+    switch (name) {
+      case "loadMoreStarted":
+        this.spans.push({ kind: "load", start: t, end: null });
+        break;
+      case "loadMoreFinished":
+      case "loadMoreFailed":
+      case "loadMoreCancelled":
+        this.closeSpan("load", t);
+        break;
+      case "refreshStarted":
+        this.spans.push({ kind: "refresh", start: t, end: null });
+        break;
+      case "refreshFinished":
+      case "refreshFailed":
+        this.closeSpan("refresh", t);
+        break;
+      case "reachedBottom":
+        this.marks.push({ kind: "reached", t });
+        break;
+      case "presetDisagreement":
+        this.marks.push({ kind: "disagree", t });
+        break;
+      default:
+    }
+  }
+
+  /** A new session: open spans can never close. */
+  closeOpenSpans(t) {
+    for (const span of this.spans) if (span.end === null) span.end = t;
+  }
+
+  closeSpan(kind, t) {
+    for (let i = this.spans.length - 1; i >= 0; i--) {
+      if (this.spans[i].kind === kind && this.spans[i].end === null) {
+        this.spans[i].end = t;
+        return;
+      }
+    }
+  }
+
+  frame(now) {
+    requestAnimationFrame((t) => this.frame(t));
+    if (now - this.lastDraw < 33) return; // ~30 fps is plenty for a 30 s window
+    this.lastDraw = now;
+    this.prune(now);
+    this.draw(now);
+  }
+
+  prune(now) {
+    const cutoff = now - KEEP_MS;
+    // Keep the last sample before the window: the line starts at the window's left edge.
+    let firstKept = this.samples.findIndex((s) => s.t >= cutoff);
+    if (firstKept === -1) firstKept = this.samples.length;
+    if (firstKept > 1) this.samples.splice(0, firstKept - 1);
+    this.spans = this.spans.filter((s) => s.end === null || s.end >= cutoff);
+    this.marks = this.marks.filter((m) => m.t >= cutoff);
+  }
+
+  readColors() {
+    const css = getComputedStyle(document.documentElement);
+    const get = (name) => css.getPropertyValue(name).trim() || "#888";
+    return {
+      text: get("--muted"), faint: get("--faint"), grid: get("--line"), offset: get("--accent"),
+      pull: get("--refresh"), bottom: get("--load"), reached: get("--violet"), load: get("--load"),
+      refresh: get("--refresh"), disagree: get("--disagree"), panel: get("--panel"),
+    };
+  }
+
+  resize() {
+    const ratio = window.devicePixelRatio || 1;
+    const width = this.canvas.clientWidth;
+    const height = this.canvas.clientHeight;
+    const w = Math.round(width * ratio);
+    const h = Math.round(height * ratio);
+    if (this.canvas.width !== w || this.canvas.height !== h) {
+      this.canvas.width = w;
+      this.canvas.height = h;
+    }
+    this.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    return { width, height };
+  }
+
+  draw(now) {
+    const { width, height } = this.resize();
+    if (width === 0 || height === 0) return;
+    if (!this.colors) this.colors = this.readColors();
+    const c = this.colors;
+    const ctx = this.ctx;
+    ctx.clearRect(0, 0, width, height);
+    const plot = { x: PAD.left, y: PAD.top, w: width - PAD.left - PAD.right, h: height - PAD.top - PAD.bottom };
+    const start = now - WINDOW_MS;
+    const xOf = (t) => plot.x + ((t - start) / WINDOW_MS) * plot.w;
+
+    const pullLine = -(this.pullThreshold + this.insetTop);
+    const bottomLineOf = (s) => s.contentLength + s.insetEnd - s.containerLength - this.bottomThreshold;
+    const visible = this.samples.filter((s, i) => s.t >= start || (this.samples[i + 1]?.t ?? now) >= start);
+    // Two bands on one axis: the pull (negative offsets, where the refresh rules live) gets a fixed
+    // share of the height, so a 68 px pull stays visible next to thousands of pixels of scrolling.
+    let min = Math.min(pullLine * 1.5, -this.insetTop - 10);
+    let max = 100;
+    for (const s of visible) {
+      min = Math.min(min, s.offset);
+      max = Math.max(max, s.offset, bottomLineOf(s));
+    }
+    max *= 1.04;
+    const zeroAt = plot.y + plot.h * PULL_BAND;
+    const yOf = (v) => (v < 0
+      ? zeroAt - (v / min) * (zeroAt - plot.y)
+      : zeroAt + (v / max) * (plot.y + plot.h - zeroAt));
+    ctx.fillStyle = c.pull;
+    ctx.globalAlpha = 0.05;
+    ctx.fillRect(plot.x, plot.y, plot.w, zeroAt - plot.y);
+    ctx.globalAlpha = 1;
+
+    ctx.font = "11px system-ui, sans-serif";
+    ctx.textBaseline = "middle";
+
+    // spans (behind everything)
+    for (const s of this.spans) {
+      const x0 = Math.max(plot.x, xOf(s.start));
+      const x1 = Math.min(plot.x + plot.w, xOf(s.end ?? now));
+      if (x1 <= x0) continue;
+      const color = s.kind === "load" ? c.load : c.refresh;
+      ctx.globalAlpha = 0.13;
+      ctx.fillStyle = color;
+      ctx.fillRect(x0, plot.y, Math.max(1, x1 - x0), plot.h);
+      ctx.globalAlpha = 1;
+      ctx.fillRect(x0, s.kind === "load" ? plot.y + plot.h - 3 : plot.y, Math.max(2, x1 - x0), 3);
+    }
+
+    // grid: every 5 s, and the zero line
+    ctx.strokeStyle = c.grid;
+    ctx.lineWidth = 1;
+    ctx.fillStyle = c.faint;
+    ctx.textAlign = "center";
+    const labelEvery = plot.w < 360 ? 10 : 5;
+    for (let s = 0; s <= 30; s += 5) {
+      const x = plot.x + plot.w - (s / 30) * plot.w;
+      ctx.beginPath();
+      ctx.moveTo(Math.round(x) + 0.5, plot.y);
+      ctx.lineTo(Math.round(x) + 0.5, plot.y + plot.h);
+      ctx.stroke();
+      if (s % labelEvery === 0) ctx.fillText(s === 0 ? "now" : `−${s}s`, Math.min(Math.max(x, plot.x + 12), plot.x + plot.w - 12), plot.y + plot.h + 12);
+    }
+    ctx.textAlign = "right";
+    const zeroY = yOf(0);
+    ctx.strokeStyle = c.faint;
+    ctx.beginPath();
+    ctx.moveTo(plot.x, Math.round(zeroY) + 0.5);
+    ctx.lineTo(plot.x + plot.w, Math.round(zeroY) + 0.5);
+    ctx.stroke();
+    ctx.fillText("0", plot.x - 6, zeroY);
+    ctx.fillText(`${Math.round(max)}`, plot.x - 6, plot.y + plot.h - 4);
+    ctx.fillText(`${Math.round(min)}`, plot.x - 6, plot.y + 5);
+
+    // thresholds
+    ctx.setLineDash([5, 4]);
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = c.pull;
+    ctx.beginPath();
+    ctx.moveTo(plot.x, yOf(pullLine));
+    ctx.lineTo(plot.x + plot.w, yOf(pullLine));
+    ctx.stroke();
+    if (visible.length > 0) {
+      ctx.strokeStyle = c.bottom;
+      ctx.beginPath();
+      visible.forEach((s, i) => {
+        const x0 = Math.max(plot.x, xOf(s.t));
+        const x1 = Math.min(plot.x + plot.w, xOf(visible[i + 1]?.t ?? now));
+        const y = yOf(bottomLineOf(s));
+        if (i === 0) ctx.moveTo(x0, y);
+        else ctx.lineTo(x0, y);
+        ctx.lineTo(x1, y);
+      });
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+
+    // the offset, held between samples
+    if (visible.length > 0) {
+      ctx.strokeStyle = c.offset;
+      ctx.lineWidth = 2;
+      ctx.lineJoin = "round";
+      ctx.beginPath();
+      visible.forEach((s, i) => {
+        const x0 = Math.max(plot.x, xOf(s.t));
+        const x1 = Math.min(plot.x + plot.w, xOf(visible[i + 1]?.t ?? now));
+        const y = yOf(s.offset);
+        if (i === 0) ctx.moveTo(x0, y);
+        else ctx.lineTo(x0, y);
+        ctx.lineTo(x1, y);
+      });
+      ctx.stroke();
+    }
+
+    // markers
+    for (const m of this.marks) {
+      if (m.t < start) continue;
+      const x = xOf(m.t);
+      if (m.kind === "disagree") {
+        ctx.strokeStyle = c.disagree;
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        ctx.moveTo(x, plot.y + 6);
+        ctx.lineTo(x, plot.y + plot.h);
+        ctx.stroke();
+        ctx.fillStyle = c.disagree;
+        ctx.beginPath();
+        ctx.moveTo(x - 5, plot.y);
+        ctx.lineTo(x + 5, plot.y);
+        ctx.lineTo(x, plot.y + 7);
+        ctx.closePath();
+        ctx.fill();
+      } else {
+        const value = this.offsetAt(m.t);
+        ctx.fillStyle = c.reached;
+        ctx.strokeStyle = c.panel;
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        ctx.arc(x, value === null ? plot.y + plot.h - 8 : yOf(value), 4.5, 0, Math.PI * 2);
+        ctx.fill();
+        ctx.stroke();
+      }
+    }
+  }
+
+  offsetAt(t) {
+    let value = null;
+    for (const s of this.samples) {
+      if (s.t > t) break;
+      value = s.offset;
+    }
+    return value;
+  }
+}
