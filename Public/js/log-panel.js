@@ -26,8 +26,8 @@ export function categoryOf(name) {
 }
 
 export class LogPanel {
-  constructor({ scroll, list, empty, count, nameFilter, textFilter, pause, exportButton, clear, follow }) {
-    Object.assign(this, { scroll, list, empty, count, nameFilter, textFilter, pause, exportButton, clear, follow });
+  constructor({ scroll, list, empty, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow }) {
+    Object.assign(this, { scroll, list, empty, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow });
     this.events = []; // every record received (for export), oldest first
     this.pending = []; // received while paused
     this.paused = false;
@@ -41,6 +41,7 @@ export class LogPanel {
     this.textFilter.addEventListener("input", () => this.applyFilters());
     this.pause.addEventListener("click", () => this.setPaused(!this.paused));
     this.exportButton.addEventListener("click", () => this.exportJSONL());
+    this.traceButton.addEventListener("click", () => this.downloadTrace());
     this.clear.addEventListener("click", () => this.clearAll());
     this.follow.addEventListener("click", () => {
       this.following = true;
@@ -185,14 +186,23 @@ export class LogPanel {
   /** Downloads every received event record as JSON lines. */
   exportJSONL() {
     const text = this.events.map((record) => JSON.stringify(record)).join("\n") + (this.events.length ? "\n" : "");
-    const url = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
-    const link = el("a");
-    link.href = url;
-    link.download = `scroll-playground-${this.sessionId || "session"}-events.jsonl`;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 5000);
+    saveFile(new Blob([text], { type: "application/x-ndjson" }), `scroll-playground-${this.sessionId || "session"}-events.jsonl`);
+  }
+
+  /** Downloads the session's trace from the server (recorded with --log-dir), ready for `replay`. */
+  async downloadTrace() {
+    if (!this.sessionId) return;
+    try {
+      const response = await fetch(`/api/sessions/${encodeURIComponent(this.sessionId)}/trace`);
+      if (!response.ok) {
+        const problem = await response.json().catch(() => ({}));
+        this.note("traceUnavailable", { reason: problem.error || `HTTP ${response.status}` });
+        return;
+      }
+      saveFile(await response.blob(), `scroll-playground-${this.sessionId}.jsonl`);
+    } catch (error) {
+      this.note("traceUnavailable", { reason: String(error) });
+    }
   }
 }
 
@@ -208,4 +218,15 @@ function summarize(record) {
     parts.push(String(data));
   }
   return parts.join("  ");
+}
+
+function saveFile(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const link = el("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 5000);
 }

@@ -52,6 +52,7 @@ const log = new LogPanel({
   textFilter: byId("log-text"),
   pause: byId("log-pause"),
   exportButton: byId("log-export"),
+  traceButton: byId("log-trace"),
   clear: byId("log-clear"),
   follow: byId("log-follow"),
 });

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 
 from playwright.sync_api import expect
 
-from conftest import SCREENSHOTS
+from conftest import SCREENSHOTS, SERVER_BIN
 from feedpage import (
     event_count, feed_top, geometry, item_ids, state, sync, wait_event, wait_items,
     wait_released, wait_state, wait_until, wheel_pull, wheel_to_end,
@@ -432,3 +433,29 @@ def test_screenshots_of_the_whole_page(start_server, open_page):
         page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 10_000
         assert probe.problems() == [], "\n".join(probe.problems())
+
+
+def test_downloaded_trace_replays_to_the_same_decisions(start_server, open_page, tmp_path):
+    server = start_server(preset="playground", log_dir=str(tmp_path / "logs"))
+    page, _ = open_page(server)
+    wait_items(page, 30)
+    wheel_to_end(page)
+    wait_event(page, "loadMoreFinished")
+    sync(page)
+    with page.expect_download() as download_info:
+        page.click("#log-trace")
+    trace = tmp_path / "downloaded.jsonl"
+    download_info.value.save_as(trace)
+    header = json.loads(trace.read_text(encoding="utf-8").splitlines()[0])
+    assert header["kind"] == "header" and header["format"] == 1
+    replay = subprocess.run([str(SERVER_BIN), "replay", str(trace), "--diff"], capture_output=True, text=True, timeout=60)
+    assert replay.returncode == 0, replay.stderr
+    assert replay.stdout.startswith("no differences"), replay.stdout
+
+
+def test_trace_download_without_log_dir_says_how(start_server, open_page):
+    server = start_server(preset="playground")
+    page, _ = open_page(server)
+    wait_items(page, 30)
+    page.click("#log-trace")
+    expect(page.locator("#log-list .log-row[data-name=traceUnavailable]")).to_contain_text("--log-dir")
