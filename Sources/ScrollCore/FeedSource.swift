@@ -50,7 +50,7 @@ public struct FeedFileError: Error, Equatable, Sendable, CustomStringConvertible
 
 extension FeedSource {
     /// Reads a JSON array of objects with at least a string or integer `id` and a string `title`;
-    /// `subtitle` and `height` are used when they have the right type, every other field is kept.
+    /// optional `subtitle` (a string) and `height` (px, positive); every other field is kept.
     public static func parseList(_ bytes: [UInt8]) throws(FeedFileError) -> FeedSource {
         let document: JSONValue
         do {
@@ -74,14 +74,16 @@ extension FeedSource {
             }
             guard seen.insert(id).inserted else { throw FeedFileError(description: "item \(index) repeats id \"\(id)\"") }
             var subtitle: String?
-            if case .string(let text)? = fields["subtitle"] {
-                subtitle = text
-                fields["subtitle"] = nil
+            switch fields.removeValue(forKey: "subtitle") {
+            case nil, .null?: break
+            case .string(let text)?: subtitle = text
+            default: throw FeedFileError(description: "item \(index): \"subtitle\" must be a string")
             }
             var height: Double?
-            if case .number(let number)? = fields["height"], number > 0 {
-                height = number
-                fields["height"] = nil
+            switch fields.removeValue(forKey: "height") {
+            case nil, .null?: break
+            case .number(let number)? where number > 0: height = number
+            default: throw FeedFileError(description: "item \(index): \"height\" must be a positive number (px)")
             }
             items.append(FeedItem(id: id, title: title, subtitle: subtitle, height: height, extra: fields))
         }

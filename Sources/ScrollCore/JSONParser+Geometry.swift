@@ -15,48 +15,55 @@ extension JSONParser {
         var insets = ScrollInsets.zero
         var phase: ScrollPhase?
         var isGeometry = false
+        // Names are matched as bytes: making a String of each of the ~20 names and values in a message
+        // and comparing Strings was most of the decoding cost.
         let complete = parser.readObject { parser, name in
-            switch name {
-            case "type":
-                guard parser.readName() == "geometry" else { return false }
+            if spells(name, "type") {
+                guard let value = parser.readName(), spells(value, "geometry") else { return false }
                 isGeometry = true
-            case "seq":
+            } else if spells(name, "seq") {
                 guard let number = parser.readNumber(), number >= 0, number == number.rounded(),
                     number < 9_007_199_254_740_992
                 else { return false }
                 seq = Int(number)
-            case "t":
+            } else if spells(name, "t") {
                 guard let number = parser.readNumber() else { return false }
                 t = number
-            case "contentOffset":
+            } else if spells(name, "contentOffset") {
                 guard let point = parser.readPair("x", "y") else { return false }
                 offset = ScrollPoint(x: point.0, y: point.1)
-            case "contentSize", "containerSize":
+            } else if spells(name, "contentSize") || spells(name, "containerSize") {
                 guard let pair = parser.readPair("width", "height"), pair.0 >= 0, pair.1 >= 0 else { return false }
-                if name == "contentSize" {
+                if spells(name, "contentSize") {
                     contentSize = ScrollSize(width: pair.0, height: pair.1)
                 } else {
                     containerSize = ScrollSize(width: pair.0, height: pair.1)
                 }
-            case "contentInsets":
+            } else if spells(name, "contentInsets") {
                 var edges = ScrollInsets.zero
                 let ok = parser.readObject { parser, edge in
                     guard let value = parser.readNumber() else { return false }
-                    switch edge {
-                    case "top": edges.top = value
-                    case "leading": edges.leading = value
-                    case "bottom": edges.bottom = value
-                    case "trailing": edges.trailing = value
-                    default: return false
+                    if spells(edge, "top") {
+                        edges.top = value
+                    } else if spells(edge, "leading") {
+                        edges.leading = value
+                    } else if spells(edge, "bottom") {
+                        edges.bottom = value
+                    } else if spells(edge, "trailing") {
+                        edges.trailing = value
+                    } else {
+                        return false
                     }
                     return true
                 }
                 guard ok else { return false }
                 insets = edges
-            case "phase":
-                guard let name = parser.readName(), let value = ScrollPhase(rawValue: name) else { return false }
+            } else if spells(name, "phase") {
+                guard let name = parser.readName(),
+                    let value = ScrollPhase(rawValue: String(decoding: name, as: UTF8.self))
+                else { return false }
                 phase = value
-            default:
+            } else {
                 return false
             }
             return true
@@ -72,8 +79,17 @@ extension JSONParser {
             phase: phase)
     }
 
-    /// Reads `{"name": value, …}`, handing each member name to `member`, which reads the value.
-    private mutating func readObject(_ member: (inout JSONParser, String) -> Bool) -> Bool {
+    /// Whether the bytes of a name spell `literal` exactly.
+    private static func spells(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard name.count == count else { return false }
+        let expected = literal.utf8Start
+        for index in 0..<count where name[index] != expected[index] { return false }
+        return true
+    }
+
+    /// Reads `{"name": value, …}`, handing each member name (its bytes) to `member`, which reads the value.
+    private mutating func readObject(_ member: (inout JSONParser, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         skipWhitespace()
         guard current == UInt8(ascii: "{") else { return false }
         index += 1
@@ -101,8 +117,8 @@ extension JSONParser {
         }
     }
 
-    /// Reads a short string without escapes (member names, `type`, `phase`).
-    private mutating func readName() -> String? {
+    /// Reads a short string without escapes (member names, `type`, `phase`): the bytes between the quotes.
+    private mutating func readName() -> UnsafeBufferPointer<UInt8>? {
         guard current == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
         var end = start
@@ -112,7 +128,7 @@ extension JSONParser {
         }
         guard end < bytes.count else { return nil }
         index = end + 1
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 
     private mutating func readNumber() -> Double? {
@@ -122,14 +138,14 @@ extension JSONParser {
     }
 
     /// Reads `{"first": number, "second": number}` in any order, both required.
-    private mutating func readPair(_ first: String, _ second: String) -> (Double, Double)? {
+    private mutating func readPair(_ first: StaticString, _ second: StaticString) -> (Double, Double)? {
         var a: Double?
         var b: Double?
         let ok = readObject { parser, name in
             guard let value = parser.readNumber() else { return false }
-            if name == first {
+            if Self.spells(name, first) {
                 a = value
-            } else if name == second {
+            } else if Self.spells(name, second) {
                 b = value
             } else {
                 return false

@@ -188,10 +188,11 @@ private func readNumber(_ value: JSONValue, _ field: String, _ range: ClosedRang
 }
 
 private func readInteger(_ value: JSONValue, _ field: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int {
-    guard let number = value.number, number == number.rounded(), abs(number) < 1e16 else {
-        throw .wrongType(field: field, expected: "an integer")
+    guard let number = value.number, number == number.rounded() else { throw .wrongType(field: field, expected: "an integer") }
+    // Compared as doubles, so a huge integer (1e20) is out of range rather than "not an integer".
+    guard Double(range.lowerBound) <= number, number <= Double(range.upperBound) else {
+        throw .outOfRange(field: field, range: "\(range.lowerBound)…\(range.upperBound)")
     }
-    guard range.contains(Int(number)) else { throw .outOfRange(field: field, range: "\(range.lowerBound)…\(range.upperBound)") }
     return Int(number)
 }
 

@@ -1,7 +1,8 @@
 extension ServerMessage {
     /// The message as one compact JSON text frame.
     public func encoded() -> [UInt8] {
-        var writer = JSONWriter()
+        // Room for a whole `state` (about 300 bytes) without growing the buffer.
+        var writer = JSONWriter(capacity: 512)
         write(to: &writer)
         return writer.bytes
     }
@@ -146,7 +147,8 @@ extension StateMessage {
 extension EventRecord {
     /// The record as a JSON object, as the log files and `/api/events` hold it.
     public func encoded() -> [UInt8] {
-        var writer = JSONWriter()
+        // Room for a whole `state` (about 300 bytes) without growing the buffer.
+        var writer = JSONWriter(capacity: 512)
         writer.beginObject()
         writeFields(to: &writer)
         writer.endObject()

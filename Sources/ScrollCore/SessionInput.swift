@@ -16,6 +16,9 @@ public enum InboundViolationKind: String, Equatable, Sendable {
     case tooLarge
     /// A binary frame (the protocol is text only).
     case binary
+    /// Geometry arrived faster than the session applies it: held geometry was replaced by newer geometry
+    /// before it was applied (the server reports this at most once a second).
+    case rateLimited
 }
 
 extension SessionState {
@@ -41,6 +44,9 @@ extension SessionState {
             return Self.refusal(ProtocolError(.tooLarge, "messages are limited to \(maxMessageBytes) bytes"))
         case .violation(.binary):
             return [.log(LogEntry(.protocolError, ["code": "binary_frame", "message": "binary frames are not supported"]))]
+        case .violation(.rateLimited):
+            return Self.refusal(ProtocolError(
+                .rateLimited, "geometry is arriving faster than the server applies it: older frames were skipped, the newest applied"))
         case .closed(let code, let resumable):
             return [.log(LogEntry(.sessionClosed, ["code": code.map { .int($0) } ?? .null, "resumable": .bool(resumable)]))]
         }

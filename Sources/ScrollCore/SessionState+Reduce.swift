@@ -30,13 +30,13 @@ extension SessionState {
 
     private mutating func open(_ hello: Hello, into effects: inout [SessionEffect]) {
         guard !isOpen else {
-            effects.append(.send(.error(ProtocolError(.badMessage, "hello was already received"))))
+            effects += Self.refusal(ProtocolError(.badMessage, "hello was already received"))
             return
         }
         do {
             try config.apply(hello.config)
         } catch {
-            effects.append(.send(.error(ProtocolError(.badMessage, error.description))))
+            effects += Self.refusal(ProtocolError(.badMessage, error.description))
             return
         }
         isOpen = true
@@ -49,7 +49,7 @@ extension SessionState {
 
     private mutating func resume(lastRev: Int?, into effects: inout [SessionEffect]) {
         effects.append(.send(.welcome(session: id, resume: resumeToken, config: config)))
-        var data: [String: JSONValue] = ["rev": .int(rev)]
+        var data: [String: JSONValue] = [:]
         if let lastRev { data["lastRev"] = .int(lastRev) }
         let missed = itemsHistory.filter { $0.rev > (lastRev ?? 0) }
         if let lastRev, lastRev <= rev, missed.count == rev - lastRev {
@@ -59,6 +59,7 @@ extension SessionState {
             sendItems(.replace, items, into: &effects)
             data["delivered"] = "replace"
         }
+        data["rev"] = .int(rev)
         effects.append(.log(LogEntry(.sessionResumed, data)))
         lastSentState = nil
     }
@@ -168,8 +169,11 @@ extension SessionState {
         var fired: [Preset: Bool] = [:]
         for preset in Preset.allCases where preset.detectsBottom || preset.detectsPull {
             var shadow = shadows[preset] ?? ShadowRules()
+            // Each preset with its own defaults: `refreshOffsetObservable` pulls to 100 unless the session set a threshold.
+            var settings = config
+            settings.preset = preset
             let verdict = preset.evaluate(
-                report.geometry, phase: report.phase, config: config, refreshing: false, memory: &shadow.memory)
+                report.geometry, phase: report.phase, config: settings, refreshing: false, memory: &shadow.memory)
             if preset.detectsBottom { bottoms[preset] = verdict.reachedBottom }
             if preset.detectsPull {
                 fired[preset] = verdict.refreshFires && !shadow.firing
@@ -352,7 +356,7 @@ extension SessionState {
         do {
             try config.apply(fields)
         } catch {
-            effects.append(.send(.error(ProtocolError(.badMessage, error.description))))
+            effects += Self.refusal(ProtocolError(.badMessage, error.description))
             return
         }
         let old = before.json.object ?? [:]
@@ -364,7 +368,13 @@ extension SessionState {
             if let report = lastGeometry {
                 _ = config.preset.evaluate(report.geometry, phase: report.phase, config: config, refreshing: refreshing, memory: &memory)
                 memory.pull = PullState()
-                reachedBottom = memory.reachedBottom
+                if memory.reachedBottom != reachedBottom {
+                    reachedBottom = memory.reachedBottom
+                    let distance = report.geometry.along(config.axis).distanceToBottom
+                    effects.append(.log(LogEntry(
+                        reachedBottom ? .reachedBottom : .leftBottom, geometrySeq: report.seq,
+                        ["distanceToBottom": .number(distance), "trigger": "configChanged"])))
+                }
             }
         }
         if config.compare != before.compare || config.axis != before.axis {
