@@ -110,8 +110,11 @@ final class LWSServer {
         guard !configuration.subprotocol.isEmpty else {
             throw WebServerError.invalidConfiguration("empty subprotocol")
         }
-        guard configuration.maxMessageBytes > 0, configuration.maxConnections > 0 else {
-            throw WebServerError.invalidConfiguration("maxMessageBytes and maxConnections must be positive")
+        guard configuration.maxMessageBytes > 0, configuration.maxConnections > 0, configuration.maxOutboundBytes > 0,
+            configuration.closeTimeoutMilliseconds > 0
+        else {
+            throw WebServerError.invalidConfiguration(
+                "maxMessageBytes, maxConnections, maxOutboundBytes and closeTimeoutMilliseconds must be positive")
         }
         guard configuration.apiMounts.allSatisfy({ $0.hasPrefix("/") && $0.count > 1 && $0.utf8.count < 255 }) else {
             throw WebServerError.invalidConfiguration("apiMounts must be paths like /api")
@@ -319,6 +322,14 @@ final class LWSServer {
         assertServiceThread()
         guard canWrite, let connection = connections[id.rawValue], connection.pendingClose == nil else { return }
         connection.outbound.enqueue(bytes, isBinary: false, coalescingKey: coalescingKey)
+        if connection.outbound.byteCount > configuration.maxOutboundBytes {
+            // The client reads slower than the server writes. Holding more would let one client take
+            // the server's memory; what is dropped the delegate can deliver again on resume.
+            connection.outbound.removeAll()
+            connection.overflowed = true
+            requestClose(connection, code: 1008, reason: "outbound limit exceeded")
+            return
+        }
         lws_callback_on_writable(connection.wsi)
     }
 
@@ -338,6 +349,18 @@ final class LWSServer {
         guard connection.pendingClose == nil else { return }
         connection.pendingClose = (code, reason)
         lws_callback_on_writable(connection.wsi)
+        // A client that does not read never makes the socket writeable: drop it if the close frame has not
+        // gone out in time. Once it has, lws waits for the peer's acknowledgement under its own timeout.
+        let id = connection.id.rawValue
+        connection.closeTimer = schedule(afterMilliseconds: configuration.closeTimeoutMilliseconds) {
+            [unowned self] in
+            guard let connection = self.connections[id] else { return }
+            connection.closeTimer = nil
+            if connection.sentCloseCode == nil {
+                // Only lws may free the wsi: this asks it to close the connection on its next service pass.
+                lws_set_timeout(connection.wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC)
+            }
+        }
     }
 
     // MARK: - Timers
@@ -423,12 +446,18 @@ final class LWSServer {
 
         case LWS_CALLBACK_CLOSED:
             guard let id = sessionID(user), let connection = connections.removeValue(forKey: id) else { return 0 }
-            delegate?.connectionClosed(connection.id, code: connection.peerCloseCode ?? connection.sentCloseCode)
+            if let timer = connection.closeTimer { cancel(timer) }
+            // The server's code counts when it closed first, even if the peer never read the close frame.
+            let code = connection.peerCloseCode ?? connection.sentCloseCode ?? connection.pendingClose?.code
+            delegate?.connectionClosed(connection.id, code: code)
             return 0
 
         case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
             let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
-            if isAPIPath(path) || pathPolicy.allows(path) { return 0 }
+            // `length` is the decoded path's length: a longer one than the C string holds a %00, which
+            // would otherwise cut the path short (`/x%00/../y` would be served as `/x`).
+            let hasNUL = length > path.utf8.count
+            if !hasNUL, isAPIPath(path) || pathPolicy.allows(path) { return 0 }
             // Refused paths are answered like missing files, so they reveal nothing.
             _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil)
             return 1
@@ -497,7 +526,9 @@ final class LWSServer {
     private func received(_ connection: LWSServerConnection, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32
     {
         let wsi = connection.wsi
-        if connection.discardingInbound || connection.pendingClose != nil { return 0 }
+        // After an overflow the session goes on until the socket is gone: what the client still sends
+        // counts, and what it causes is delivered when it resumes.
+        if connection.discardingInbound || (connection.pendingClose != nil && !connection.overflowed) { return 0 }
         if lws_frame_is_binary(wsi) != 0 {
             violate(connection, .binary)
             return 0
@@ -654,6 +685,10 @@ final class LWSServerConnection {
     var pendingClose: (code: UInt16, reason: String)?
     var sentCloseCode: UInt16?
     var peerCloseCode: UInt16?
+    /// Drops the connection if the close frame cannot be written in time.
+    var closeTimer: TimerHandle?
+    /// The outbound queue went past its limit and was dropped; a 1008 close is pending.
+    var overflowed = false
 
     init(id: ConnectionID, wsi: OpaquePointer) {
         self.id = id

@@ -16,6 +16,13 @@ public struct WebServerConfiguration: Sendable {
     public var maxMessageBytes: Int = 64 * 1024
     /// The most simultaneous WebSockets; further upgrades get HTTP 503.
     public var maxConnections: Int = 1024
+    /// The most bytes queued for one WebSocket and not yet written. A send that takes the queue past
+    /// it drops what is queued and closes the connection with 1008: a client that does not read cannot
+    /// make the server hold more. Messages sent with a coalescing key replace each other first.
+    public var maxOutboundBytes: Int = 4 * 1024 * 1024
+    /// How long a WebSocket the server is closing may take to accept the close frame (a client that
+    /// does not read never does) before the TCP connection is dropped without it.
+    public var closeTimeoutMilliseconds: Int = 2_000
     /// Idle seconds after which the server pings a WebSocket (0 disables dead-peer detection).
     public var pingIntervalSeconds: Int = 30
     /// Idle seconds after which a WebSocket that answered nothing is dropped; must exceed the ping interval.

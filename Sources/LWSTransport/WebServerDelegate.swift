@@ -10,8 +10,9 @@ public protocol WebServerDelegate: AnyObject {
     /// The transport refused a message; after this callback returns it writes what the delegate
     /// queued (e.g. an `error` frame) and then closes with ``InboundViolation/closeCode``.
     func connection(_ id: ConnectionID, violated: InboundViolation)
-    /// The connection ended. `code` is the close code of the closing handshake (the peer's, or the
-    /// server's when the server closed first), nil when the connection dropped without one.
+    /// The connection ended. `code` is the close code of the closing handshake: the peer's, or the
+    /// server's when the server closed first (also when the peer never read that close frame, e.g.
+    /// 1008 after ``WebServerConfiguration/maxOutboundBytes``); nil when the peer dropped without one.
     func connectionClosed(_ id: ConnectionID, code: UInt16?)
     /// Answers `GET /healthz` and `/api/...`; nil answers 404.
     func handle(_ request: HTTPRequest) -> HTTPResponse?

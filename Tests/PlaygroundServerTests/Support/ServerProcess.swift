@@ -41,6 +41,7 @@ final class ServerProcess: @unchecked Sendable {
             guard let self else { return }
             self.condition.lock()
             self.errorText += String(decoding: data, as: UTF8.self)
+            self.condition.broadcast()
             self.condition.unlock()
         }
         process.terminationHandler = { [weak self] _ in
@@ -75,6 +76,17 @@ final class ServerProcess: @unchecked Sendable {
     var stderrText: String {
         condition.lock()
         defer { condition.unlock() }
+        return errorText
+    }
+
+    /// Waits up to `timeout` for stderr to satisfy `predicate`; the stderr text then, or nil.
+    func waitForStderr(timeout: TimeInterval = 10, where predicate: (String) -> Bool) -> String? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(errorText) {
+            guard condition.wait(until: deadline) else { return predicate(errorText) ? errorText : nil }
+        }
         return errorText
     }
 
@@ -120,6 +132,10 @@ final class ServerProcess: @unchecked Sendable {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+        }
+        // Under `make test-asan`/`test-tsan` the executable is instrumented too; its reports go to stderr.
+        if let report = stderrText.range(of: "Sanitizer") {
+            Issue.record("the server reported a sanitizer finding:\n\(stderrText[report.lowerBound...].prefix(4000))")
         }
     }
 }

@@ -1,0 +1,222 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A WebSocket client on a bare POSIX socket, for the hostile clients the libwebsockets client cannot
+/// play: one that never reads, one cut off in the middle of a frame, one that floods. Every wait is bounded.
+final class RawWebSocket {
+    /// Why a raw socket operation failed.
+    enum Failure: Error, Equatable {
+        /// `socket`/`connect`/`send`/`recv` failed with this errno.
+        case socketError(Int32)
+        /// Nothing within the deadline.
+        case timedOut
+        /// The upgrade was answered with this status instead of 101.
+        case refused(Int)
+        /// The server closed the TCP connection.
+        case closedByPeer
+        /// The server sent something that is not a WebSocket frame we expect.
+        case malformed
+    }
+
+    /// One whole message from the server.
+    enum Message: Equatable {
+        case text(String)
+        case close(UInt16?)
+    }
+
+    private let fd: Int32
+    private var received: [UInt8] = []
+    private var isOpen = true
+
+    /// Connects and completes the upgrade. `receiveBuffer` shrinks the socket's receive buffer (set
+    /// before connecting, so the TCP window starts small): a client that never reads then backs the
+    /// server up quickly.
+    init(port: Int, receiveBuffer: Int? = nil, timeout: Duration = .seconds(5)) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure.socketError(errno) }
+        do {
+            if var size = receiveBuffer.map(Int32.init) {
+                setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            }
+            try setTimeouts(timeout)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard result == 0 else { throw Failure.socketError(errno) }
+            let request =
+                "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                + "Sec-WebSocket-Protocol: scroll-playground.v1\r\n\r\n"
+            try sendAll(Array(request.utf8))
+            try readUpgradeResponse()
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+    }
+
+    deinit {
+        if isOpen { Glibc.close(fd) }
+    }
+
+    /// Sends a text message in one masked frame.
+    func send(_ text: String) throws {
+        try sendAll(Self.frame(opcode: 0x1, payload: Array(text.utf8)))
+    }
+
+    /// Sends only the first `count` bytes of a text frame carrying `text`: the server holds a partial frame.
+    func sendPartial(_ text: String, bytes count: Int) throws {
+        try sendAll(Array(Self.frame(opcode: 0x1, payload: Array(text.utf8)).prefix(count)))
+    }
+
+    /// Sends a close frame with `code`.
+    func sendClose(code: UInt16 = 1000) throws {
+        try sendAll(Self.frame(opcode: 0x8, payload: [UInt8(code >> 8), UInt8(code & 0xFF)]))
+    }
+
+    /// Closes the TCP connection at once, whatever is in flight.
+    func drop() {
+        guard isOpen else { return }
+        isOpen = false
+        Glibc.close(fd)
+    }
+
+    /// Reads the next whole message (reassembling fragments; pings are skipped).
+    func receive() throws -> Message {
+        var assembled: [UInt8] = []
+        while true {
+            let (final, opcode, payload) = try readFrame()
+            switch opcode {
+            case 0x8:
+                return .close(payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil)
+            case 0x9, 0xA:
+                continue
+            case 0x0, 0x1:
+                assembled += payload
+                if final { return .text(String(decoding: assembled, as: UTF8.self)) }
+            default:
+                throw Failure.malformed
+            }
+        }
+    }
+
+    /// Skips messages until the close frame; its code.
+    func receiveClose(maxMessages: Int = 10_000) throws -> UInt16? {
+        for _ in 0..<maxMessages {
+            if case .close(let code) = try receive() { return code }
+        }
+        throw Failure.timedOut
+    }
+
+    /// Reads messages until one satisfies `predicate` (bounded by the socket timeout per read).
+    func receive(until predicate: (String) -> Bool, maxMessages: Int = 10_000) throws -> String {
+        for _ in 0..<maxMessages {
+            if case .text(let text) = try receive(), predicate(text) { return text }
+        }
+        throw Failure.timedOut
+    }
+
+    // MARK: - Frames
+
+    static func frame(opcode: UInt8, payload: [UInt8]) -> [UInt8] {
+        var frame: [UInt8] = [0x80 | opcode]
+        switch payload.count {
+        case ..<126: frame.append(0x80 | UInt8(payload.count))
+        case ..<65_536: frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        default:
+            frame.append(0x80 | 127)
+            frame += (0..<8).reversed().map { UInt8((UInt64(payload.count) >> (8 * UInt64($0))) & 0xFF) }
+        }
+        let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        return frame
+    }
+
+    private func readFrame() throws -> (final: Bool, opcode: UInt8, payload: [UInt8]) {
+        let head = try take(2)
+        var length = UInt64(head[1] & 0x7F)
+        if length == 126 {
+            length = try take(2).reduce(0) { $0 << 8 | UInt64($1) }
+        } else if length == 127 {
+            length = try take(8).reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        guard head[1] & 0x80 == 0, length < 64 << 20 else { throw Failure.malformed }
+        return (head[0] & 0x80 != 0, head[0] & 0x0F, try take(Int(length)))
+    }
+
+    private func take(_ count: Int) throws -> [UInt8] {
+        while received.count < count { try fill() }
+        defer { received.removeFirst(count) }
+        return Array(received[..<count])
+    }
+
+    private func readUpgradeResponse() throws {
+        while true {
+            if let end = Self.headEnd(received) {
+                let head = String(decoding: received[..<end], as: UTF8.self)
+                received.removeFirst(end + 4)
+                let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+                guard status == 101 else { throw Failure.refused(status) }
+                return
+            }
+            try fill()
+        }
+    }
+
+    private static func headEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        return (0...(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual([13, 10, 13, 10]) }
+    }
+
+    private func fill() throws {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let count = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+        if count > 0 {
+            received += buffer[..<count]
+        } else if count == 0 {
+            throw Failure.closedByPeer
+        } else if errno == EAGAIN || errno == EWOULDBLOCK {
+            throw Failure.timedOut
+        } else if errno == ECONNRESET {
+            throw Failure.closedByPeer
+        } else {
+            throw Failure.socketError(errno)
+        }
+    }
+
+    private func sendAll(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent > 0 {
+                offset += sent
+            } else if errno == EINTR {
+                continue
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                throw Failure.timedOut
+            } else if errno == EPIPE || errno == ECONNRESET {
+                throw Failure.closedByPeer
+            } else {
+                throw Failure.socketError(errno)
+            }
+        }
+    }
+
+    private func setTimeouts(_ timeout: Duration) throws {
+        var value = timeval(
+            tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            guard setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+                throw Failure.socketError(errno)
+            }
+        }
+    }
+}
