@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "PlaygroundServer", dependencies: ["ScrollCore", "LWSTransport"]),
         .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer"]),
         // Benchmarks: measured, never asserted in tests.
-        .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore"]),
+        .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore", "LWSTransport"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport"]),
         .testTarget(

@@ -1,0 +1,93 @@
+import Foundation
+import ScrollCore
+
+/// `scroll-bench codec`: what one geometry message costs in ScrollCore (decode + reduce + encode),
+/// in process, side by side with Foundation's JSONDecoder on the same messages.
+enum CodecBench {
+    static let flags: Set<String> = ["messages", "runs", "json", "foundation"]
+
+    static func run(_ arguments: Arguments) throws -> [RunReport] {
+        let count = try arguments.integer("messages", default: 50_000, in: 1...10_000_000)
+        let runs = try arguments.integer("runs", default: 7, in: 1...100)
+        // `--foundation no` skips the slow Foundation pass (e.g. under valgrind).
+        let withFoundation = arguments.string("foundation") != "no"
+        let messages = gestureMessages(count: count)
+        let decoder = JSONDecoder()
+        let sampleState = openSession().currentState
+        var state = openSession()
+        var reports: [RunReport] = []
+        for _ in 0..<runs {
+            let full = nanosecondsPerMessage(messages) { bytes, index in
+                guard case .geometry(let report)? = try? ClientMessage.decode(bytes) else { return 0 }
+                var written = 0
+                for effect in state.reduce(.geometryReceived(report), now: Int64(index * 16)) {
+                    if case .send(let message) = effect { written += message.encoded().count }
+                }
+                return written
+            }
+            let decodeOnly = nanosecondsPerMessage(messages) { bytes, _ in
+                (try? ClientMessage.decode(bytes)) == nil ? 0 : 1
+            }
+            let foundationDecode =
+                withFoundation
+                ? nanosecondsPerMessage(messages) { bytes, _ in
+                    (try? decoder.decode(GeometryReport.self, from: Data(bytes))) == nil ? 0 : 1
+                } : .nan
+            let encodeOnly = nanosecondsPerMessage(messages) { _, _ in
+                ServerMessage.state(sampleState).encoded().count
+            }
+            var report = RunReport(
+                mode: "codec", title: "scroll-bench codec: \(grouped(count)) geometry messages per run, in process")
+            report.notes = ["time per message; one run = one pass over every message"]
+            report.add("fullMicroseconds", "decode + reduce + encode (ScrollCore)", .microseconds, full / 1000)
+            report.add("decodeMicroseconds", "decode only (ScrollCore reader)", .microseconds, decodeOnly / 1000)
+            report.add("foundationDecodeMicroseconds", "decode only (Foundation JSONDecoder)", .microseconds, foundationDecode / 1000)
+            report.add("encodeStateMicroseconds", "encode state only (ScrollCore writer)", .microseconds, encodeOnly / 1000)
+            report.add("foundationOverScrollCore", "Foundation decode ÷ ScrollCore decode", .ratio, foundationDecode / decodeOnly)
+            reports.append(report)
+        }
+        return reports
+    }
+
+    /// A scripted gesture: fling down through a long feed, back up, then a pull past the threshold and release.
+    static func gestureMessages(count: Int) -> [[UInt8]] {
+        var messages: [[UInt8]] = []
+        messages.reserveCapacity(count)
+        for seq in 0..<count {
+            let phaseIndex = seq % 240
+            let offset: Double
+            let phase: String
+            switch phaseIndex {
+            case 0..<120: offset = Double(phaseIndex) * 19.37; phase = "decelerating"
+            case 120..<200: offset = Double(200 - phaseIndex) * 28.11; phase = "interacting"
+            case 200..<230: offset = -Double(phaseIndex - 200) * 3.1; phase = "interacting"
+            default: offset = 0; phase = "idle"
+            }
+            let text = """
+                {"type":"geometry","seq":\(seq),"t":\(Double(seq) * 16.667),"contentOffset":{"x":0,"y":\(offset)},\
+                "contentSize":{"width":390,"height":5321.5},"containerSize":{"width":390,"height":700},\
+                "contentInsets":{"top":0,"leading":0,"bottom":0,"trailing":0},"phase":"\(phase)"}
+                """
+            messages.append(Array(text.utf8))
+        }
+        return messages
+    }
+
+    static func openSession() -> SessionState {
+        var config = ScrollConfig()
+        config.maxItems = 0
+        var state = SessionState(id: "s1", resumeToken: "t", config: config, source: .synthetic)
+        _ = state.reduce(.helloReceived(Hello()), now: 0)
+        return state
+    }
+
+    /// Nanoseconds per message for one pass of `body` over every message.
+    private static func nanosecondsPerMessage(_ messages: [[UInt8]], _ body: ([UInt8], Int) -> Int) -> Double {
+        var sink = 0
+        let start = Monotonic.now()
+        for (index, message) in messages.enumerated() { sink &+= body(message, index) }
+        let elapsed = Monotonic.now() - start
+        if sink == 42 { print("") }  // keeps the work observable
+        return Double(elapsed) / Double(messages.count)
+    }
+}

@@ -1,0 +1,296 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `scroll-playground` the bench started: its pid and port. Its standard output (the start line, then
+/// one JSON line per event) is read and discarded on a thread of its own, so the server never blocks
+/// on a full pipe; the tail of its standard error is kept to explain a failure.
+final class ServerProcess: @unchecked Sendable {
+    // @unchecked: `pid`, `port` and the times are set in init; `errorTail` sits behind a mutex.
+    let pid: pid_t
+    let port: Int
+    /// Monotonic time just before `posix_spawn`, and when the start line was read.
+    let spawnedAt: UInt64
+    let announcedAt: UInt64
+    private var drainThread: JoinableThread?
+    private let tap = OutputTap()
+    private var exited = false
+
+    /// The server next to this executable (both live in `.build/<configuration>/`).
+    static var defaultExecutable: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return ".build/release/scroll-playground" }
+        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return directory + "/scroll-playground"
+    }
+
+    /// Starts `executable --port 0 --log-format json` plus `arguments`, and waits for its start line.
+    init(executable: String, arguments: [String], timeoutSeconds: Double = 20) throws(BenchError) {
+        var output: [Int32] = [0, 0]
+        var errors: [Int32] = [0, 0]
+        guard pipe(&output) == 0, pipe(&errors) == 0 else {
+            throw BenchError("pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 clears close-on-exec on the child's 1 and 2; every other pipe end closes at exec.
+        posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], STDERR_FILENO)
+        let argv = [executable, "--port", "0", "--log-format", "json"] + arguments
+        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var child: pid_t = 0
+        spawnedAt = Monotonic.now()
+        let result = posix_spawn(&child, executable, &actions, nil, &cArguments, environ)
+        close(output[1])
+        close(errors[1])
+        guard result == 0 else {
+            close(output[0])
+            close(errors[0])
+            throw BenchError("cannot start \(executable): \(String(cString: strerror(result)))")
+        }
+        pid = child
+        ServerProcess.register(child)
+
+        // The start line: "Scroll Playground on http://127.0.0.1:PORT".
+        var line: [UInt8] = []
+        var leftover: [UInt8] = []
+        let deadline = spawnedAt + UInt64(timeoutSeconds * 1e9)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !line.contains(0x0A) {
+            let remaining = deadline > Monotonic.now() ? Int32((deadline - Monotonic.now()) / 1_000_000) : 0
+            var descriptor = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, max(1, remaining)) <= 0, Monotonic.now() >= deadline { break }
+            let count = read(output[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            line += buffer[..<count]
+        }
+        announcedAt = Monotonic.now()
+        if let newline = line.firstIndex(of: 0x0A) {
+            leftover = Array(line[(newline + 1)...])
+            line = Array(line[..<newline])
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        let port = text.split(separator: ":").last.flatMap { Int($0.trimmingSpaces) }
+        let tap = self.tap
+        tap.outputBytes.store(leftover.count, ordering: .relaxed)
+        let descriptors = (output[0], errors[0])
+        drainThread = JoinableThread { tap.drain(output: descriptors.0, errors: descriptors.1) }
+        guard text.hasPrefix("Scroll Playground on "), let port else {
+            self.port = 0
+            terminate()
+            throw BenchError("\(executable) did not start: \(text.isEmpty ? "no start line" : text) \(standardErrorTail)")
+        }
+        self.port = port
+    }
+
+    /// What the server wrote to standard error lately (at most 2 KiB).
+    var standardErrorTail: String {
+        String(decoding: tap.errorTail.withLock { $0 }, as: UTF8.self)
+    }
+
+    /// Bytes of terminal output (event lines) the server wrote.
+    var terminalOutputBytes: Int { tap.outputBytes.load(ordering: .relaxed) }
+
+    /// SIGTERM, then SIGKILL after `graceSeconds`; waits for the exit and the output drain.
+    func terminate(graceSeconds: Double = 10) {
+        guard !exited else { return }
+        exited = true
+        kill(pid, SIGTERM)
+        let deadline = Monotonic.now() + UInt64(graceSeconds * 1e9)
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Monotonic.now() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                break
+            }
+            Monotonic.sleep(seconds: 0.005)
+        }
+        ServerProcess.unregister(pid)
+        drainThread?.join()
+        drainThread = nil
+    }
+
+    deinit {
+        terminate()
+    }
+
+    // MARK: Cleanup on Ctrl-C
+
+    /// Servers to end if the bench is interrupted (read by the signal handler).
+    nonisolated(unsafe) private static var running: (pid_t, pid_t) = (0, 0)
+
+    private static func register(_ pid: pid_t) {
+        if running.0 == 0 { running.0 = pid } else { running.1 = pid }
+        installSignalHandlers()
+    }
+
+    private static func unregister(_ pid: pid_t) {
+        if running.0 == pid { running.0 = 0 }
+        if running.1 == pid { running.1 = 0 }
+    }
+
+    nonisolated(unsafe) private static var handlersInstalled = false
+
+    private static func installSignalHandlers() {
+        guard !handlersInstalled else { return }
+        handlersInstalled = true
+        for signalNumber in [SIGINT, SIGTERM] {
+            // Only async-signal-safe calls here: kill and _exit.
+            signal(signalNumber) { number in
+                if ServerProcess.running.0 > 0 { kill(ServerProcess.running.0, SIGKILL) }
+                if ServerProcess.running.1 > 0 { kill(ServerProcess.running.1, SIGKILL) }
+                _exit(128 + number)
+            }
+        }
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var text = self
+        while text.last == " " || text.last == "\r" { text.removeLast() }
+        return text
+    }
+}
+
+/// The server's output, read on a thread of its own: standard output is counted and dropped, the
+/// tail of standard error is kept.
+final class OutputTap: Sendable {
+    let errorTail = Mutex<[UInt8]>([])
+    let outputBytes = Atomic<Int>(0)
+
+    func drain(output: Int32, errors: Int32) {
+        var descriptors = [pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var open = 2
+        while open > 0 {
+            if poll(&descriptors, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for index in 0..<2 where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
+                let count = read(descriptors[index].fd, &buffer, buffer.count)
+                if count <= 0 {
+                    close(descriptors[index].fd)
+                    descriptors[index].fd = -1
+                    open -= 1
+                } else if index == 0 {
+                    outputBytes.add(count, ordering: .relaxed)
+                } else {
+                    errorTail.withLock { tail in
+                        tail.append(contentsOf: buffer[..<count])
+                        if tail.count > 2048 { tail.removeFirst(tail.count - 2048) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A bench that could not run (the server did not start, a connection could not be made, …).
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// What `/proc` tells about a process: CPU time and memory.
+struct ProcessSample {
+    /// User + system CPU seconds so far.
+    var cpuSeconds: Double { userSeconds + systemSeconds }
+    /// CPU seconds in the process itself, and in the kernel on its behalf (system calls: socket I/O, poll).
+    var userSeconds: Double
+    var systemSeconds: Double
+    /// Resident set now, in KiB (`VmRSS`).
+    var rssKiB: Int
+    /// Peak resident set, in KiB (`VmHWM`).
+    var peakRSSKiB: Int
+
+    /// Reads `/proc/PID/stat` and `/proc/PID/status`; nil if the process is gone.
+    init?(pid: pid_t) {
+        guard let stat = Self.read("/proc/\(pid)/stat"), let status = Self.read("/proc/\(pid)/status") else { return nil }
+        // The command name (field 2) may hold spaces: fields are counted after its closing parenthesis.
+        guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = stat[(close + 2)...].split(separator: UInt8(ascii: " "))
+        // Fields 14 and 15 (utime, stime) are the 12th and 13th after the parenthesis.
+        guard fields.count > 13, let user = Int(String(decoding: fields[11], as: UTF8.self)),
+            let system = Int(String(decoding: fields[12], as: UTF8.self))
+        else { return nil }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        userSeconds = Double(user) / ticks
+        systemSeconds = Double(system) / ticks
+        let text = String(decoding: status, as: UTF8.self)
+        func kibibytes(_ name: String) -> Int {
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        }
+        rssKiB = kibibytes("VmRSS")
+        peakRSSKiB = kibibytes("VmHWM")
+    }
+
+    /// The whole of a (small) file, nil if it cannot be opened.
+    static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let count = Glibc.read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            result += buffer[..<count]
+        }
+        return result
+    }
+}
+
+/// Raises the open-file limit to its hard maximum (the server the bench spawns inherits it), and
+/// returns the new soft limit.
+@discardableResult
+func raiseFileLimit() -> Int {
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    if limit.rlim_cur < limit.rlim_max {
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+    return Int(limit.rlim_cur)
+}
+
+/// The 1-minute load average, to show how busy the machine was.
+func loadAverage() -> Double {
+    var loads = [Double](repeating: 0, count: 3)
+    return getloadavg(&loads, 3) > 0 ? loads[0] : -1
+}
+
+/// The whole machine's CPU time from `/proc/stat`, in seconds summed over every core.
+struct MachineSample {
+    var busySeconds: Double
+    var idleSeconds: Double
+    /// Time a hypervisor gave this machine's virtual CPUs to someone else.
+    var stealSeconds: Double
+
+    init?() {
+        guard let bytes = ProcessSample.read("/proc/stat"),
+            let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first, line.hasPrefix("cpu ")
+        else { return nil }
+        let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard fields.count >= 8 else { return nil }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        // user nice system idle iowait irq softirq steal
+        busySeconds = (fields[0] + fields[1] + fields[2] + fields[5] + fields[6]) / ticks
+        idleSeconds = (fields[3] + fields[4]) / ticks
+        stealSeconds = fields[7] / ticks
+    }
+}
