@@ -35,6 +35,40 @@ test-browser: deps browser-deps
 build: deps
 	$(SWIFT) build
 
+# Hardening (README "Security and limits"). Each sanitizer builds in its own scratch path, so the normal
+# debug build stays valid; the tests that start the server then start the instrumented executable too,
+# and fail on any report it prints. lld links the sanitizer runtimes without gold's warnings.
+.PHONY: test-asan test-tsan fuzz-smoke soak
+SANITIZER_TOOLSET := --toolset Scripts/lld-toolset.json
+
+test-asan: deps
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan.supp:print_suppressions=0 \
+		$(SWIFT) test --sanitize=address --scratch-path .build/sanitize-address $(SANITIZER_TOOLSET)
+
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build/sanitize-thread $(SANITIZER_TOOLSET)
+
+# Replays the saved crash inputs, then fuzzes ScrollCore's decoder and reducer for 30 s (Fuzz/fuzz.sh).
+fuzz-smoke:
+	Fuzz/fuzz.sh regressions
+	Fuzz/fuzz.sh run 30
+
+# Churn, a client that never reads and a geometry flood against a release build, on loopback; prints figures.
+soak: deps
+	$(SWIFT) build -c release --product scroll-playground
+	python3 Scripts/soak.py --binary .build/release/scroll-playground
+
+# A short benchmark (about 30 s once built; BENCHMARKS.md has the full runs): start to first page,
+# 100 sessions × 60 Hz for 10 s, 1,000 idle sessions, and the in-process codec. Prints the tables.
+.PHONY: bench
+bench: deps
+	$(SWIFT) build -c release --product scroll-playground
+	$(SWIFT) build -c release --product scroll-bench
+	.build/release/scroll-bench startup --runs 3
+	.build/release/scroll-bench load --sessions 100 --rate 60 --duration 10 --warmup 3
+	.build/release/scroll-bench idle --sessions 1000 --hold 2
+	.build/release/scroll-bench codec --messages 20000 --runs 3
+
 # libwebsockets (and pkg-config, which SwiftPM uses to find it).
 deps:
 	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists libwebsockets; then \

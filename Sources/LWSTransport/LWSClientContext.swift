@@ -39,7 +39,7 @@ final class LWSClientContext: @unchecked Sendable {
         var context: CancellableContext?
     }
 
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private let lastID = Atomic<UInt64>(0)
     private var thread: ServiceThread?
 

@@ -1,5 +1,4 @@
 import CLibWebSockets
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +20,7 @@ public enum LWSLog {
         _ = text.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
-    private static let state = Mutex<(@Sendable (String) -> Void)?>(standardError)
+    private static let state = Locked<(@Sendable (String) -> Void)?>(standardError)
 
     // lws's level and emitter are process-wide; set them once, before the first context.
     // The corresponding C function is lws_set_log_level; it keeps the function pointer forever.

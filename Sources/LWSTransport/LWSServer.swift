@@ -1,5 +1,4 @@
 import CLibWebSockets
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -37,6 +36,7 @@ final class LWSServer {
     var delegate: (any WebServerDelegate)?
 
     private let upgradePolicy: UpgradePolicy
+    private let hostPolicy: HostPolicy
     private let pathPolicy: StaticPathPolicy
     private let memory = LWSMemory()
     // Scratch for one write: LWS_PRE bytes of headroom lws may use, then the payload.
@@ -44,7 +44,7 @@ final class LWSServer {
     private let scratchCapacity: Int
     private var context: OpaquePointer?
     private var vhost: OpaquePointer?
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
 
     private(set) var phase = Phase.idle
     private var serviceThread: pthread_t?
@@ -80,6 +80,7 @@ final class LWSServer {
             allowedOrigins: configuration.allowedOrigins,
             maxConnections: configuration.maxConnections
         )
+        self.hostPolicy = HostPolicy(listenHost: configuration.host)
         scratchCapacity = Int(SHIM_LWS_PRE) + Self.fragmentBytes
         scratch = .allocate(capacity: scratchCapacity)
         LWSLog.installIfNeeded()
@@ -453,6 +454,10 @@ final class LWSServer {
             return 0
 
         case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+            guard hostPolicy.accepts(LWSHeaders.value(wsi, WSI_TOKEN_HOST)) else {
+                _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_FORBIDDEN.rawValue), nil)
+                return 1
+            }
             let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
             // `length` is the decoded path's length: a longer one than the C string holds a %00, which
             // would otherwise cut the path short (`/x%00/../y` would be served as `/x`).
@@ -493,6 +498,7 @@ final class LWSServer {
 
     private func refusal(forUpgrade wsi: OpaquePointer) -> UpgradePolicy.Refusal? {
         guard phase == .running else { return .overCapacity }
+        guard hostPolicy.accepts(LWSHeaders.value(wsi, WSI_TOKEN_HOST)) else { return .foreignHost }
         return upgradePolicy.evaluate(
             path: LWSHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "",
             origin: LWSHeaders.value(wsi, WSI_TOKEN_ORIGIN),

@@ -6,6 +6,8 @@ struct UpgradePolicy: Sendable {
         case wrongPath
         /// The `Origin` is neither the server's own nor allowed (403).
         case foreignOrigin
+        /// The `Host` does not name this server (403; see ``HostPolicy``).
+        case foreignHost
         /// The server already holds `maxConnections` WebSockets (503).
         case overCapacity
 
@@ -13,7 +15,7 @@ struct UpgradePolicy: Sendable {
         var status: Int {
             switch self {
             case .wrongPath: 404
-            case .foreignOrigin: 403
+            case .foreignOrigin, .foreignHost: 403
             case .overCapacity: 503
             }
         }

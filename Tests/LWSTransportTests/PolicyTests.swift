@@ -41,3 +41,24 @@ import Testing
         #expect(!policy.allows("/escape.txt"))
     }
 }
+
+@Suite struct HostPolicyTests {
+    @Test func onLoopbackOnlyLoopbackNamesAreAccepted() {
+        let policy = HostPolicy(listenHost: "127.0.0.1")
+        for host in [nil, "127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080", "127.0.0.2", "localhost"] {
+            #expect(policy.accepts(host), "\(host ?? "nil")")
+        }
+        for host in ["evil.example:8080", "evil.example", "127.0.0.1.evil.example:80", "localhost.evil.example", "10.0.0.1:8080",
+                     "[::2]:8080", "", "127.0.0:1"] {
+            #expect(!policy.accepts(host), "\(host)")
+        }
+        #expect(HostPolicy(listenHost: "localhost").loopbackOnly)
+        #expect(HostPolicy(listenHost: "::1").loopbackOnly)
+    }
+
+    @Test func onOtherAddressesEveryHostIsAccepted() {
+        for listen in ["0.0.0.0", "::", "192.168.1.5", ""] {
+            #expect(HostPolicy(listenHost: listen).accepts("evil.example:8080"), "\(listen)")
+        }
+    }
+}

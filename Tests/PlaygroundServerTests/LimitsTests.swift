@@ -103,6 +103,28 @@ struct LimitsTests {
         _ = try page.next("state", where: { $0["ack"] == .int(count + 1) })
     }
 
+    @Test func aCoalescedSessionReplaysToTheSameDecisions() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sp-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try ServerProcess(["--log-dir", directory, "--max-geometry-rate", "50", "--load-latency-ms", "20"])
+        let page = try PlaygroundConnection(port: server.port)
+        let session = try #require(try page.hello(preset: "refreshable").welcome["session"]?.string)
+        // Scroll down and back up through the bottom many times, far faster than the pace.
+        for seq in 1...1_500 {
+            try page.geometry(seq: seq, offsetY: Double((seq * 37) % 2_400))
+        }
+        _ = try page.next("state", where: { $0["ack"] == 1_500 })
+        page.client.close()
+        _ = try page.client.waitForClose()
+        #expect(server.waitForLine { $0.contains("\(session) sessionClosed") } != nil)
+
+        let trace = try String(contentsOfFile: "\(directory)/traces/\(session).jsonl", encoding: .utf8)
+        #expect(trace.contains(#""violation":"rateLimited""#))
+        let result = try runToCompletion(["replay", "\(directory)/traces/\(session).jsonl", "--diff"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("no differences"), "\(result.stdout.prefix(2000))")
+    }
+
     @Test func geometryAtTheRateIsNeverCoalesced() throws {
         let server = try ServerProcess(["--max-geometry-rate", "100000"])
         let page = try PlaygroundConnection(port: server.port)

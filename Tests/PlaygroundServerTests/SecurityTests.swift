@@ -43,6 +43,37 @@ struct SecurityTests {
         }
     }
 
+    // MARK: Host (DNS rebinding)
+
+    /// A GET (or upgrade) with `host` as the `Host` header, whatever address it is sent to.
+    static func request(port: Int, path: String, host: String, origin: String? = nil, upgrade: Bool = false) throws -> Int {
+        var text = "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: \(upgrade ? "Upgrade" : "close")\r\n"
+        if upgrade {
+            text += "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        }
+        if let origin { text += "Origin: \(origin)\r\n" }
+        return try HTTPProbe.exchange(port: port, request: Array((text + "\r\n").utf8)).status
+    }
+
+    @Test func onLoopbackAForeignHostIsRefusedEvenWithAMatchingOrigin() throws {
+        let server = try ServerProcess()
+        let port = server.port
+        // A rebound name: Host and Origin agree, so only the Host check stops it.
+        let evil = "evil.example:\(port)"
+        #expect(try Self.request(port: port, path: "/", host: evil) == 403)
+        #expect(try Self.request(port: port, path: "/api/sessions", host: evil) == 403)
+        #expect(try Self.request(port: port, path: "/ws", host: evil, origin: "http://\(evil)", upgrade: true) == 403)
+        for host in ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"] {
+            #expect(try Self.request(port: port, path: "/api/sessions", host: host) == 200, "\(host)")
+        }
+        #expect(try Self.request(port: port, path: "/ws", host: "localhost:\(port)", origin: "http://localhost:\(port)", upgrade: true) == 101)
+    }
+
+    @Test func onAnotherAddressEveryHostIsServed() throws {
+        let server = try ServerProcess(["--host", "0.0.0.0"])
+        #expect(try Self.request(port: server.port, path: "/api/sessions", host: "my-machine.lan:\(server.port)") == 200)
+    }
+
     // MARK: Static files
 
     /// A public directory with dotfiles, a subdirectory without an index and a symbolic link out, next

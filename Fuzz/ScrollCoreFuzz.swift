@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// libFuzzer entry point over ScrollCore, compiled together with `Sources/ScrollCore/*.swift` into one
+/// module by `Fuzz/fuzz.sh` (outside SwiftPM, which cannot link a `-sanitize=fuzzer` target).
+///
+/// Every input is used twice:
+/// 1. as one text frame for ``ClientMessage/decode(_:)``, checking that the geometry fast path and the
+///    general path agree wherever the fast path answers;
+/// 2. as a session script, one line per step, driven through ``SessionState/handle(_:now:maxMessageBytes:)``
+///    on a virtual clock the way `SessionHost` drives it, checking the session's invariants after each step.
+///
+/// Script lines: a JSON message (decoded as the server would); `!N` advances the clock by N ms and fires
+/// the timers due; `~N` drops the connection and resumes it with `lastRev` N (`~` alone: no lastRev);
+/// `#` an oversized frame, `&` a binary frame, `%` geometry coalesced by the rate limit. A violated invariant
+/// stops the process (libFuzzer saves the input).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func scrollCoreFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    FuzzDecoder.check(bytes)
+    if !decoderOnly {
+        var session = FuzzSession()
+        session.run(bytes)
+    }
+    return 0
+}
+
+/// `SCROLL_FUZZ_DECODER_ONLY=1` skips the session scripts: many more frames a second for the decoder.
+let decoderOnly = getenv("SCROLL_FUZZ_DECODER_ONLY").map { String(cString: $0) == "1" } ?? false
+
+/// Decoder checks on one frame.
+enum FuzzDecoder {
+    static func check(_ bytes: [UInt8]) {
+        let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(bytes) }
+        guard let fast = bytes.withUnsafeBufferPointer(JSONParser.parseGeometryMessage) else { return }
+        guard case .success(.geometry(fast)) = decoded else {
+            fatalError("decode disagrees with the geometry fast path: \(decoded) vs \(fast)")
+        }
+        // The fast path may only accept what the general path accepts, and must read it the same way.
+        // An unknown member makes the fast path bail, so the re-encoded message takes the general path.
+        guard case .object(var members)? = try? JSONParser.parse(bytes) else {
+            fatalError("geometry fast path accepted a frame the JSON parser refuses")
+        }
+        members["fuzzUnknownMember"] = .null
+        let general = Result { () throws(ProtocolError) in try ClientMessage.decode(JSONValue.object(members).jsonBytes) }
+        guard case .success(.geometry(let report)) = general, report == fast else {
+            fatalError("general path reads \(general), fast path \(fast)")
+        }
+    }
+}
+
+/// One session driven by a script, on a virtual clock.
+struct FuzzSession {
+    var state = SessionState(id: "s1", resumeToken: "fuzz", config: ScrollConfig(), source: .synthetic)
+    var now: Int64 = 0
+    /// Timers the core scheduled: due time, scheduling order (ties), id.
+    var pending: [(due: Int64, order: Int, timer: TimerID)] = []
+    var scheduled = 0
+    /// The last items `rev` sent.
+    var lastRev = 0
+
+    /// Most timers a session can have at once: a page load, a refresh, the hold, the origin flush.
+    static let maxPendingTimers = 4
+    /// Messages per input, so one input cannot run for long.
+    static let maxSteps = 400
+
+    mutating func run(_ bytes: [UInt8]) {
+        for line in bytes.split(separator: UInt8(ascii: "\n")).prefix(Self.maxSteps) {
+            step(Array(line))
+            checkInvariants()
+        }
+        fireDue(before: .max)
+        checkInvariants()
+    }
+
+    mutating func step(_ line: [UInt8]) {
+        switch line.first {
+        case UInt8(ascii: "!"):
+            now += Int64(Self.number(line.dropFirst()) ?? 0)
+            fireDue(before: now)
+        case UInt8(ascii: "~"):
+            guard state.isOpen else { return }
+            now += 16
+            fireDue(before: now)
+            apply(state.handle(.closed(code: nil, resumable: true), now: now, maxMessageBytes: 65_536), resuming: false)
+            let hello = Hello(resume: "fuzz", lastRev: Self.number(line.dropFirst()))
+            apply(state.handle(.message(.success(.hello(hello))), now: now, maxMessageBytes: 65_536), resuming: true)
+        case UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "%"):
+            guard state.isOpen else { return }
+            let kind: InboundViolationKind =
+                switch line.first {
+                case UInt8(ascii: "#"): .tooLarge
+                case UInt8(ascii: "&"): .binary
+                default: .rateLimited
+                }
+            apply(state.handle(.violation(kind), now: now, maxMessageBytes: 65_536), resuming: false)
+        default:
+            now += 16
+            fireDue(before: now)
+            let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(line) }
+            // Before hello the server answers everything but hello and ping itself (`not_ready`).
+            if !state.isOpen {
+                guard case .success(.hello) = decoded else { return }
+            }
+            var resuming = false
+            if case .success(.hello(let hello)) = decoded, hello.resume != nil, state.isOpen { resuming = true }
+            apply(state.handle(.message(decoded), now: now, maxMessageBytes: 65_536), resuming: resuming)
+        }
+    }
+
+    /// Fires every timer due at or before `t`, earliest first, as the server's loop would.
+    mutating func fireDue(before t: Int64) {
+        while let next = pending.min(by: { ($0.due, $0.order) < ($1.due, $1.order) }), next.due <= t {
+            pending.removeAll { $0.timer == next.timer }
+            let at = max(now, next.due)
+            apply(state.reduce(.timerFired(next.timer), now: at), resuming: false)
+        }
+    }
+
+    mutating func apply(_ effects: [SessionEffect], resuming: Bool) {
+        for effect in effects {
+            switch effect {
+            case .send(let message):
+                check(message, resuming: resuming)
+            case .schedule(let timer, let delay):
+                guard delay >= 0 else { fatalError("timer \(timer) scheduled \(delay) ms in the past") }
+                pending.removeAll { $0.timer == timer }
+                pending.append((now + Int64(delay), scheduled, timer))
+                scheduled += 1
+            case .cancel(let timer):
+                pending.removeAll { $0.timer == timer }
+            case .log(let entry):
+                let record = EventRecord(seq: 1, time: "2026-01-01T00:00:00.000Z", session: state.id, entry: entry)
+                Self.requireValidJSON(ServerMessage.event(record).encoded(), "event \(entry.name)")
+            }
+        }
+    }
+
+    mutating func check(_ message: ServerMessage, resuming: Bool) {
+        Self.requireValidJSON(message.encoded(), "\(message)")
+        switch message {
+        case .items(let items):
+            // A resume replays history (older revs); anything else moves rev on by exactly one.
+            if !resuming, items.rev != lastRev + 1 {
+                fatalError("items rev \(items.rev) after \(lastRev)")
+            }
+            lastRev = max(lastRev, items.rev)
+        case .state(let sent):
+            let numbers = [
+                sent.pull.distance, sent.pull.progress, sent.indicator.topHeight, sent.indicator.topScale,
+                sent.indicator.topOpacity, sent.origin?.x ?? 0, sent.origin?.y ?? 0,
+            ]
+            guard numbers.allSatisfy(\.isFinite) else { fatalError("non-finite number in state: \(sent)") }
+            guard (0...1).contains(sent.pull.progress) else { fatalError("pull progress \(sent.pull.progress)") }
+            guard sent.itemCount == state.items.count else {
+                fatalError("state.itemCount \(sent.itemCount) but \(state.items.count) items")
+            }
+        default:
+            break
+        }
+    }
+
+    func checkInvariants() {
+        var ids = Set<String>()
+        for item in state.items where !ids.insert(item.id).inserted {
+            fatalError("duplicate item id \(item.id)")
+        }
+        guard pending.count <= Self.maxPendingTimers else { fatalError("\(pending.count) timers pending: \(pending)") }
+        guard state.pageLoad == nil || state.refresh == nil || state.config.preset != .playground else {
+            fatalError("playground: a page load and a refresh in flight together")
+        }
+    }
+
+    static func requireValidJSON(_ bytes: [UInt8], _ what: @autoclosure () -> String) {
+        guard (try? JSONParser.parse(bytes)) != nil else {
+            fatalError("invalid JSON written for \(what()): \(String(decoding: bytes, as: UTF8.self))")
+        }
+    }
+
+    static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+        guard !digits.isEmpty, digits.count <= 7, digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+    }
+}
