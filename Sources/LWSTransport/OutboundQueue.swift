@@ -1,8 +1,8 @@
 /// The messages waiting to be written to one WebSocket, oldest first, handed out one fragment at a time.
 ///
-/// A message with a coalescing key that has not started to go out is replaced in place by a newer
-/// message with the same key (the newest `state` wins, at the position of the oldest); messages
-/// without a key are never dropped or reordered.
+/// A message with a coalescing key that has not started to go out is dropped when a newer message with
+/// the same key is queued, and the newer one goes last (the newest `state` wins, and it never overtakes
+/// the `items` queued before it); messages without a key are never dropped or reordered.
 struct OutboundQueue {
     /// One queued message.
     struct Message {
@@ -11,6 +11,8 @@ struct OutboundQueue {
         var coalescingKey: String?
         /// Bytes already handed out in fragments; once nonzero the message can no longer be replaced.
         var written: Int = 0
+        /// Replaced by a newer message with the same key: skipped.
+        var isDropped = false
     }
 
     /// One piece of a message to pass to a single write.
@@ -23,6 +25,8 @@ struct OutboundQueue {
 
     private var storage: [Message] = []
     private var head = 0
+    // Dropped (replaced) messages between `head` and the end; each has a live successor.
+    private var droppedCount = 0
     // Absolute index in `storage` of the replaceable message for each key.
     private var replaceable: [String: Int] = [:]
 
@@ -30,34 +34,39 @@ struct OutboundQueue {
     private(set) var byteCount = 0
 
     /// True when nothing is waiting.
-    var isEmpty: Bool { head == storage.count }
+    var isEmpty: Bool { count == 0 }
 
     /// Number of queued messages (including one partly handed out).
-    var count: Int { storage.count - head }
+    var count: Int { storage.count - head - droppedCount }
 
     /// The queued messages, oldest first (for inspection and tests).
-    var messages: ArraySlice<Message> { storage[head...] }
+    var messages: [Message] { storage[head...].filter { !$0.isDropped } }
 
-    /// Queues a message, or replaces the unsent message with the same key. Returns true if it replaced one.
+    /// Queues a message last, dropping the unsent message with the same key. Returns true if it dropped one.
     @discardableResult
     mutating func enqueue(_ bytes: [UInt8], isBinary: Bool = false, coalescingKey: String? = nil) -> Bool {
+        var replaced = false
         if let key = coalescingKey, let index = replaceable[key] {
-            byteCount += bytes.count - storage[index].bytes.count
-            storage[index].bytes = bytes
-            storage[index].isBinary = isBinary
-            return true
+            byteCount -= storage[index].bytes.count
+            storage[index] = Message(bytes: [], isBinary: false, isDropped: true)
+            droppedCount += 1
+            replaced = true
         }
         if let key = coalescingKey {
             replaceable[key] = storage.count
         }
         storage.append(Message(bytes: bytes, isBinary: isBinary, coalescingKey: coalescingKey))
         byteCount += bytes.count
-        return false
+        return replaced
     }
 
     /// Takes the next fragment of at most `maxBytes` bytes, or nil when the queue is empty.
     mutating func nextFragment(maxBytes: Int) -> Fragment? {
         precondition(maxBytes > 0)
+        while head < storage.count, storage[head].isDropped {
+            head += 1
+            droppedCount -= 1
+        }
         guard head < storage.count else { return nil }
         let index = head
         let message = storage[index]
@@ -87,6 +96,7 @@ struct OutboundQueue {
     mutating func removeAll() {
         storage.removeAll()
         head = 0
+        droppedCount = 0
         replaceable.removeAll()
         byteCount = 0
     }

@@ -40,9 +40,9 @@ public final class WebServer: @unchecked Sendable {
         core.execute(work)
     }
 
-    /// Queues a text message. If an unwritten message with the same `coalescingKey` is queued it
-    /// is replaced in place by this one; messages without a key are never dropped. Unknown or
-    /// closing connections are ignored.
+    /// Queues a text message last. An unwritten message with the same `coalescingKey` is dropped, so
+    /// only the newest is sent and it never overtakes what was queued before it; messages without a key
+    /// are never dropped. Unknown or closing connections are ignored.
     public func send(_ text: [UInt8], to id: ConnectionID, coalescingKey: String? = nil) {
         core.send(text, to: id, coalescingKey: coalescingKey)
     }

@@ -11,7 +11,8 @@ import Testing
         return out
     }
 
-    @Test func keyedMessageIsReplacedInPlace() {
+    /// The newest keyed message goes last, so a `state` never overtakes `items` queued before it.
+    @Test func keyedMessageReplacesTheOlderOneAndGoesLast() {
         var queue = OutboundQueue()
         queue.enqueue(Array("a".utf8))
         let replaced1 = queue.enqueue(Array("s1".utf8), coalescingKey: "state")
@@ -21,7 +22,8 @@ import Testing
         #expect(replaced2)
         #expect(queue.count == 3)
         #expect(queue.byteCount == 5)
-        #expect(drain(&queue) == ["a", "s22", "b"])
+        #expect(queue.messages.map { String(decoding: $0.bytes, as: UTF8.self) } == ["a", "b", "s22"])
+        #expect(drain(&queue) == ["a", "b", "s22"])
         #expect(queue.isEmpty)
         #expect(queue.byteCount == 0)
     }
@@ -37,7 +39,7 @@ import Testing
         queue.enqueue(Array("x1".utf8), coalescingKey: "x")
         queue.enqueue(Array("y1".utf8), coalescingKey: "y")
         queue.enqueue(Array("x2".utf8), coalescingKey: "x")
-        #expect(drain(&queue) == ["x2", "y1"])
+        #expect(drain(&queue) == ["y1", "x2"])
     }
 
     @Test func messageBeingWrittenIsNotReplaced() {
@@ -73,6 +75,6 @@ import Testing
         queue.enqueue(Array("tail".utf8))
         let replaced5 = queue.enqueue(Array("s2".utf8), coalescingKey: "state")
         #expect(replaced5)
-        #expect(drain(&queue) == ["s2", "tail"])
+        #expect(drain(&queue) == ["tail", "s2"])
     }
 }

@@ -98,7 +98,7 @@ import Testing
         #expect(closed.values.first == .some(nil))
     }
 
-    @Test func keyedMessagesCoalesceInPlace() throws {
+    @Test func keyedMessagesCoalesceToTheNewestQueuedLast() throws {
         let server = try TestServer()
         let client = try WebSocketClient.connect(port: server.port)
         try client.send("burst")
@@ -106,7 +106,7 @@ import Testing
         for _ in 0..<4 {
             received.append(try #require(client.receive()))
         }
-        #expect(received == [.text("a"), .text("state-3"), .text("b"), .text("c")])
+        #expect(received == [.text("a"), .text("b"), .text("c"), .text("state-3")])
         // Nothing else was queued: the next thing is the echo of the next message.
         try client.send("after")
         #expect(client.receive() == .text("after"))
