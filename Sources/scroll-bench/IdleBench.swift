@@ -22,10 +22,7 @@ enum IdleBench {
     }
 
     private static func once(_ arguments: Arguments, sessions: Int, hold: Double, preset: String?) throws -> RunReport {
-        let fileLimit = raiseFileLimit()
-        guard sessions + 64 <= fileLimit else {
-            throw BenchError("\(sessions) sessions need more open files than the limit of \(fileLimit) (ulimit -n)")
-        }
+        try ensureFileLimit(for: sessions)
         let machineLoad = loadAverage()
         let target = try Target.resolve(arguments, sessions: sessions)
         defer { target.process?.terminate() }

@@ -268,6 +268,14 @@ func raiseFileLimit() -> Int {
     return Int(limit.rlim_cur)
 }
 
+/// Raises the open-file limit and checks it leaves room for `sessions` sockets (plus the server's own files).
+func ensureFileLimit(for sessions: Int) throws {
+    let fileLimit = raiseFileLimit()
+    guard sessions + 64 <= fileLimit else {
+        throw BenchError("\(sessions) sessions need more open files than the limit of \(fileLimit) (ulimit -n)")
+    }
+}
+
 /// The 1-minute load average, to show how busy the machine was.
 func loadAverage() -> Double {
     var loads = [Double](repeating: 0, count: 3)
