@@ -92,8 +92,12 @@ public enum ErrorCode: String, Equatable, Sendable, CaseIterable {
     case tooLarge = "too_large"
     /// Too many messages; some were coalesced.
     case rateLimited = "rate_limited"
-    /// A message that needs a session arrived before `hello`.
+    /// A message that needs a session arrived before `hello`, or `hello` did not come in time.
     case notReady = "not_ready"
+    /// The connection sent too many messages that were refused; it closes with 1008.
+    case tooManyErrors = "too_many_errors"
+    /// The server holds as many sessions as it may; the connection closes with 1013.
+    case serverFull = "server_full"
 }
 
 /// A refused message: the `error` reply's code, message and the geometry `seq` it refers to.
@@ -148,7 +152,7 @@ extension ClientMessage {
         case "ping":
             return .ping(id: fields["id"] ?? .null)
         default:
-            throw ProtocolError(.unknownType, "unknown message type \"\(type)\"")
+            throw ProtocolError(.unknownType, "unknown message type \"\(ClientText.excerpt(type))\"")
         }
     }
 }

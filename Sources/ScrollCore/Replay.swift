@@ -38,7 +38,8 @@ private struct Runner {
         self.trace = trace
         self.overrides = overrides
         state = SessionState(
-            id: trace.header.session, resumeToken: "replay", config: trace.header.config, source: trace.header.source)
+            id: trace.header.session, resumeToken: "replay", config: trace.header.config, source: trace.header.source,
+            itemCap: trace.header.itemCap)
     }
 
     var followsRecordedTimers: Bool { overrides.isEmpty }
@@ -91,7 +92,7 @@ private struct Runner {
             case .cancel(let timer):
                 pending.removeAll { $0.timer == timer }
             case .log(let entry):
-                decisions.append(TimedDecision(t: t, entry: entry))
+                decisions.append(TimedDecision(t: t, entry: entry.asLogged))
             case .send:
                 continue
             }

@@ -176,4 +176,6 @@ public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     case presetDisagreement
     /// A message was refused.
     case protocolError
+    /// A session held for resume was dropped to make room for a new one (`--max-sessions`).
+    case sessionEvicted
 }

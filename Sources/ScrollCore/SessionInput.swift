@@ -11,7 +11,7 @@ public enum SessionInput: Equatable, Sendable {
 }
 
 /// Why the transport refused a frame.
-public enum InboundViolationKind: String, Equatable, Sendable {
+public enum InboundViolationKind: String, Equatable, Sendable, CaseIterable {
     /// The message exceeded the size limit.
     case tooLarge
     /// A binary frame (the protocol is text only).
@@ -19,6 +19,8 @@ public enum InboundViolationKind: String, Equatable, Sendable {
     /// Geometry arrived faster than the session applies it: held geometry was replaced by newer geometry
     /// before it was applied (the server reports this at most once a second).
     case rateLimited
+    /// The connection sent more refused messages in a second than the server answers; it is closed with 1008.
+    case tooManyRefusals
 }
 
 extension SessionState {
@@ -47,6 +49,9 @@ extension SessionState {
         case .violation(.rateLimited):
             return Self.refusal(ProtocolError(
                 .rateLimited, "geometry is arriving faster than the server applies it: older frames were skipped, the newest applied"))
+        case .violation(.tooManyRefusals):
+            return Self.refusal(ProtocolError(
+                .tooManyErrors, "too many refused messages in one second: the connection closes (1008)"))
         case .closed(let code, let resumable):
             return [.log(LogEntry(.sessionClosed, ["code": code.map { .int($0) } ?? .null, "resumable": .bool(resumable)]))]
         }

@@ -65,7 +65,7 @@ extension SessionState {
     }
 
     private mutating func loadInitialItems(into effects: inout [SessionEffect]) {
-        let available = source.available(maxItems: config.maxItems)
+        let available = pageableItems(besideRefreshed: 0)
         let count = min(config.initialCount, available ?? .max)
         items = (0..<count).compactMap { source.item(at: $0, seed: config.seed) }
         cursor = items.count
@@ -261,7 +261,7 @@ extension SessionState {
             effects.append(.log(LogEntry(.loadMoreFailed, ["page": .int(load.page), "reason": "simulated failure"])))
             return
         }
-        let available = source.available(maxItems: config.maxItems)
+        let available = pageableItems(besideRefreshed: items.count - cursor)
         let end = min(cursor + config.pageSize, available ?? .max)
         let page = (cursor..<max(cursor, end)).compactMap { source.item(at: $0, seed: config.seed) }
         cursor += page.count
@@ -309,11 +309,15 @@ extension SessionState {
         if operation.willFail {
             effects.append(.log(LogEntry(.refreshFailed, ["reason": "simulated failure"])))
         } else {
-            let fresh = (0..<config.refreshCount).map { offset in
+            let room = itemCap.map { max(0, $0 - items.count) } ?? .max
+            let fresh = (0..<min(config.refreshCount, room)).map { offset in
                 FeedSource.refreshedItem(refreshedItemCount + offset + 1, seed: config.seed)
             }
             refreshedItemCount += fresh.count
             items.insert(contentsOf: fresh, at: 0)
+            if itemCap != nil {
+                hasMore = pageableItems(besideRefreshed: items.count - cursor).map { cursor < $0 } ?? true
+            }
             sendItems(.prepend, fresh, into: &effects)
             rearmBottomRule()
             effects.append(.log(LogEntry(.refreshFinished, ["added": .int(fresh.count), "total": .int(items.count)])))
@@ -381,7 +385,7 @@ extension SessionState {
             shadows = [:]
             bottomDisagreement = nil
         }
-        if let available = source.available(maxItems: config.maxItems) {
+        if let available = pageableItems(besideRefreshed: items.count - cursor) {
             hasMore = cursor < available
         } else {
             hasMore = true
@@ -391,6 +395,14 @@ extension SessionState {
     }
 
     // MARK: Helpers
+
+    /// How many feed items the session may hand out in all, beside `refreshed` refreshed items: where the
+    /// feed (or `maxItems`) ends and what the item cap leaves; nil when neither ends.
+    private func pageableItems(besideRefreshed refreshed: Int) -> Int? {
+        let feed = source.available(maxItems: config.maxItems)
+        guard let itemCap else { return feed }
+        return min(feed ?? .max, max(0, itemCap - refreshed))
+    }
 
     private mutating func sendItems(_ op: ItemsMessage.Operation, _ changed: [FeedItem], into effects: inout [SessionEffect]) {
         rev += 1

@@ -8,6 +8,9 @@ public struct SessionState: Equatable, Sendable {
     public var config: ScrollConfig
     /// Where items come from.
     public var source: FeedSource
+    /// The most items the session holds, refreshed ones included (nil: no cap). At the cap `hasMore` is
+    /// false and a refresh adds only what still fits, so the whole feed always fits one resume.
+    public let itemCap: Int?
     /// Whether `hello` opened the session.
     public var isOpen = false
 
@@ -64,11 +67,12 @@ public struct SessionState: Equatable, Sendable {
     /// How many items messages a session keeps for resume before falling back to one `replace`.
     public static let itemsHistoryLimit = 64
 
-    public init(id: String, resumeToken: String, config: ScrollConfig, source: FeedSource) {
+    public init(id: String, resumeToken: String, config: ScrollConfig, source: FeedSource, itemCap: Int? = nil) {
         self.id = id
         self.resumeToken = resumeToken
         self.config = config
         self.source = source
+        self.itemCap = itemCap
         self.generator = SeededGenerator(seed: config.seed)
     }
 

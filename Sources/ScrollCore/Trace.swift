@@ -15,14 +15,20 @@ public struct Trace: Equatable, Sendable {
         public var source: FeedSource
         /// The server's message size limit (it appears in `too_large` errors).
         public var maxMessageBytes: Int
+        /// The most items the session could hold (nil in traces recorded before the cap existed).
+        public var itemCap: Int?
 
-        public init(session: String, server: String, config: ScrollConfig, source: FeedSource, maxMessageBytes: Int) {
+        public init(
+            session: String, server: String, config: ScrollConfig, source: FeedSource, maxMessageBytes: Int,
+            itemCap: Int? = nil
+        ) {
             self.format = Trace.formatVersion
             self.server = server
             self.session = session
             self.config = config
             self.source = source
             self.maxMessageBytes = maxMessageBytes
+            self.itemCap = itemCap
         }
     }
 
@@ -42,10 +48,14 @@ public struct Trace: Equatable, Sendable {
 
     public var header: Header
     public var lines: [Line]
+    /// The number of a last line that was cut off mid-write (the server was killed) and left out; nil when
+    /// the trace ends cleanly.
+    public var tornFinalLine: Int?
 
-    public init(header: Header, lines: [Line]) {
+    public init(header: Header, lines: [Line], tornFinalLine: Int? = nil) {
         self.header = header
         self.lines = lines
+        self.tornFinalLine = tornFinalLine
     }
 
     /// The decisions as recorded.
@@ -91,6 +101,7 @@ extension Trace.Header {
             "preset": .string(config.preset.rawValue), "config": config.recordedJSON, "seed": .number(Double(config.seed)),
             "maxMessageBytes": .int(maxMessageBytes),
         ]
+        if let itemCap { members["itemCap"] = .int(itemCap) }
         switch source {
         case .synthetic: members["source"] = "synthetic"
         case .list(let items): members["source"] = ["items": .array(items.map(\.json))]
@@ -150,15 +161,25 @@ extension ScrollConfig {
 
 extension Trace {
     /// Reads a trace from its text, naming the line of the first problem.
+    ///
+    /// A last line without its newline that does not parse was cut off by a crash: it is left out and
+    /// named in ``tornFinalLine``. Anywhere else, a bad line is an error.
     public static func parse(_ text: String) throws(TraceError) -> Trace {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
+        let endsWithNewline = lines.last == ""
+        if endsWithNewline { lines.removeLast() }
         guard !lines.isEmpty else { throw TraceError(line: 1, "empty file: expected a header line") }
         let header = try parseHeader(lines[0])
         var parsed: [Line] = []
         parsed.reserveCapacity(lines.count - 1)
         for (offset, text) in lines.enumerated().dropFirst() {
-            parsed.append(try parseLine(text, number: offset + 1))
+            do {
+                parsed.append(try parseLine(text, number: offset + 1))
+            } catch {
+                let isTorn = !endsWithNewline && offset == lines.count - 1 && (try? JSONParser.parse(text)) == nil
+                guard isTorn else { throw error }
+                return Trace(header: header, lines: parsed, tornFinalLine: offset + 1)
+            }
         }
         return Trace(header: header, lines: parsed)
     }
@@ -212,7 +233,16 @@ extension Trace {
             }
             maxMessageBytes = Int(number)
         }
-        var header = Header(session: session, server: server, config: config, source: source, maxMessageBytes: maxMessageBytes)
+        var itemCap: Int?
+        if let value = members["itemCap"] {
+            guard let number = value.number, number >= 0, number == number.rounded(), number < 1e15 else {
+                throw TraceError(line: 1, "\"itemCap\" must be a non-negative integer")
+            }
+            itemCap = Int(number)
+        }
+        var header = Header(
+            session: session, server: server, config: config, source: source, maxMessageBytes: maxMessageBytes,
+            itemCap: itemCap)
         header.format = Int(format)
         return header
     }
@@ -240,7 +270,9 @@ extension Trace {
             return .timer(t: t, timer)
         case "violation":
             guard let name = members["violation"]?.string, let kind = InboundViolationKind(rawValue: name) else {
-                throw TraceError(line: number, "\"violation\" must be \"tooLarge\" or \"binary\"")
+                throw TraceError(
+                    line: number,
+                    "\"violation\" must be one of \(InboundViolationKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return .violation(t: t, kind)
         case "closed":

@@ -125,10 +125,24 @@ struct ClientMessageDecodingTests {
         #expect(refusal(#"{"type":"Geometry"}"#)?.code == .unknownType)
     }
 
+    /// A hostile type of any size is quoted in at most ``ClientText/maxQuotedBytes`` bytes, cut on a
+    /// character boundary and marked as cut.
+    @Test func unknownTypeQuotesAtMostAHundredBytes() throws {
+        let huge = String(repeating: "x", count: 99) + String(repeating: "é", count: 30_000)
+        let error = try #require(refusal(#"{"type":""# + huge + #""}"#))
+        #expect(error.code == .unknownType)
+        #expect(error.message == #"unknown message type ""# + String(repeating: "x", count: 99) + #"…(cut: 60099 bytes)""#)
+        #expect(ClientText.excerpt("short") == "short")
+    }
+
     /// `not_ready`, `too_large` and `rate_limited` are decided by the server around the decoder (a session's
     /// state, the frame size, the rate); the codes and their wire spelling live here.
     @Test func everyErrorCodeHasItsWireSpelling() {
-        #expect(ErrorCode.allCases.map(\.rawValue) == ["bad_json", "bad_message", "unknown_type", "too_large", "rate_limited", "not_ready"])
+        #expect(
+            ErrorCode.allCases.map(\.rawValue) == [
+                "bad_json", "bad_message", "unknown_type", "too_large", "rate_limited", "not_ready", "too_many_errors",
+                "server_full",
+            ])
         let refused = ServerMessage.error(ProtocolError(.notReady, "send hello first"))
         #expect(String(decoding: refused.encoded(), as: UTF8.self) == #"{"type":"error","code":"not_ready","message":"send hello first"}"#)
         #expect(ProtocolError(.tooLarge, "too big").description == "too_large: too big")
