@@ -499,12 +499,14 @@ final class LWSServer {
     private func refusal(forUpgrade wsi: OpaquePointer) -> UpgradePolicy.Refusal? {
         guard phase == .running else { return .overCapacity }
         guard hostPolicy.accepts(LWSHeaders.value(wsi, WSI_TOKEN_HOST)) else { return .foreignHost }
-        return upgradePolicy.evaluate(
+        let refusal = upgradePolicy.evaluate(
             path: LWSHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? "",
             origin: LWSHeaders.value(wsi, WSI_TOKEN_ORIGIN),
             host: LWSHeaders.value(wsi, WSI_TOKEN_HOST),
             openConnections: connections.count
         )
+        if refusal == nil, delegate?.admitsConnection() == false { return .overCapacity }
+        return refusal
     }
 
     private func confirmUpgrade(_ wsi: OpaquePointer, to upgrade: String?) -> Int32 {

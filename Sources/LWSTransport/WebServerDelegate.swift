@@ -16,4 +16,11 @@ public protocol WebServerDelegate: AnyObject {
     func connectionClosed(_ id: ConnectionID, code: UInt16?)
     /// Answers `GET /healthz` and `/api/...`; nil answers 404.
     func handle(_ request: HTTPRequest) -> HTTPResponse?
+    /// Whether one more WebSocket may open now, asked before its handshake is answered; false answers
+    /// HTTP 503, like ``WebServerConfiguration/maxConnections``.
+    func admitsConnection() -> Bool
+}
+
+extension WebServerDelegate {
+    public func admitsConnection() -> Bool { true }
 }

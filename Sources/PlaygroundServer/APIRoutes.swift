@@ -6,6 +6,9 @@ import ScrollCore
 enum APIRoutes {
     /// The most events one `/api/events` answer holds.
     static let maxEventsPerRequest = 10_000
+    /// The most bytes of events one `/api/events` answer holds (at least one event): building and writing
+    /// an answer never holds the service thread for long.
+    static let maxResponseBytes = 8 * 1024 * 1024
 
     static func handle(_ request: HTTPRequest, host: SessionHost) -> HTTPResponse? {
         guard request.method == "GET" else {
@@ -68,13 +71,18 @@ enum APIRoutes {
             limit = value
         }
         let session = query["session"].flatMap { $0.isEmpty ? nil : $0 }
-        let records = host.log.events(session: session, after: after, limit: limit)
-        var writer = JSONWriter(capacity: 256 * records.count + 16)
+        let page = host.log.events(session: session, after: after, limit: limit, maxBytes: maxResponseBytes)
+        var writer = JSONWriter(capacity: page.byteCount + page.records.count + 64)
         writer.beginObject()
         writer.key("events")
         writer.beginArray()
-        for record in records { writer.raw(record.encoded()) }
+        for record in page.records { writer.raw(record) }
         writer.endArray()
+        // Where to continue: `after` for the next request, and whether it would find more.
+        writer.key("after")
+        writer.number(page.lastSeq ?? after)
+        writer.key("more")
+        writer.bool(page.hasMore)
         writer.endObject()
         return .json(writer.bytes)
     }

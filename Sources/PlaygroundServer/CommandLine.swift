@@ -66,6 +66,14 @@ extension PlaygroundCommand {
                 }
                 options.terminalFormat = format
             case "max-sessions": options.maxSessions = try integer(1...1_000_000)
+            case "max-connecting": options.maxConnecting = try integer(1...100_000)
+            case "max-session-items": options.maxSessionItems = try integer(1...10_000_000)
+            case "hello-timeout":
+                let text = try value()
+                guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
+                    throw UsageError("--hello-timeout must be seconds in 0.1…3600, not '\(text)'")
+                }
+                options.helloTimeoutMilliseconds = Int((seconds * 1000).rounded())
             case "max-message": options.maxMessageBytes = try integer(1024...16 * 1024 * 1024)
             case "max-outbound": options.maxOutboundBytes = try integer(64 * 1024...1024 * 1024 * 1024)
             case "max-geometry-rate": options.maxGeometryPerSecond = try integer(1...100_000)
@@ -193,7 +201,12 @@ extension PlaygroundCommand {
             "  --items FILE.json       page through a JSON array of {id, title, ...} instead of synthetic items",
             "  --log-dir DIR           write DIR/events.jsonl and DIR/traces/SESSION.jsonl",
             "  --log-format text|json  terminal event lines (default text)",
-            "  --max-sessions N        simultaneous sessions (default 1024); more get HTTP 503",
+            "  --max-sessions N        sessions held, connected or awaiting resume (default 1024); more",
+            "                          WebSockets get HTTP 503, and a new session evicts the longest-waiting held one",
+            "  --max-connecting N      WebSockets that have not said hello yet (default 64), besides the sessions",
+            "  --hello-timeout S       seconds a WebSocket may take to say hello (default 10); then close 1008",
+            "  --max-session-items N   items one session holds (default 10000; lowered to fit --max-outbound);",
+            "                          at the cap hasMore is false",
             "  --max-message BYTES     largest message a page may send (default 65536); larger closes with 1009",
             "  --max-outbound BYTES    bytes queued for a page that is not reading (default 4194304); past it",
             "                          the connection closes with 1008 and the session waits to be resumed",

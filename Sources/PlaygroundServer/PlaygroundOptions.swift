@@ -14,8 +14,16 @@ public struct PlaygroundOptions: Sendable {
     public var logDirectory: String?
     /// How the terminal shows events; nil prints nothing but the start line.
     public var terminalFormat: LogFormat? = .text
-    /// The most simultaneous WebSocket sessions.
+    /// The most sessions held at once, connected or waiting to be resumed (`--max-sessions`): more
+    /// WebSockets get HTTP 503, and a new session evicts the one that has waited longest for its page.
     public var maxSessions = 1024
+    /// The most WebSockets that have not said `hello` yet (`--max-connecting`), besides the sessions.
+    public var maxConnecting = 64
+    /// How long a WebSocket may take to say `hello` before it is closed with 1008 (`--hello-timeout`).
+    public var helloTimeoutMilliseconds = 10_000
+    /// The most items one session holds (`--max-session-items`), refreshed ones included; lowered at
+    /// start, if need be, so that a whole feed always fits in one resume under `--max-outbound`.
+    public var maxSessionItems = 10_000
     /// Browser origins accepted besides the server's own.
     public var allowedOrigins: [String] = []
     /// How long a disconnected session waits for its page to resume it.
@@ -30,6 +38,8 @@ public struct PlaygroundOptions: Sendable {
     public var maxGeometryPerSecond = 240
     /// Events kept in memory for `/api/events`.
     public var eventRingCapacity = 10_000
+    /// Bytes of events kept in memory for `/api/events`.
+    public var eventRingBytes = EventLog.defaultRingBytes
 
     public init(publicDirectory: String) {
         self.publicDirectory = publicDirectory

@@ -14,18 +14,47 @@ public final class PlaygroundServer: @unchecked Sendable {
 
     /// Binds the port and prepares the logs; serving starts with `run()`.
     public init(options: PlaygroundOptions) throws {
+        var options = options
+        let fitting = Self.itemsFittingOneResume(options)
+        if fitting < options.maxSessionItems {
+            StandardError.writeLine(
+                "scroll-playground: sessions hold at most \(fitting) items (not \(options.maxSessionItems)), so that a "
+                    + "resume fits --max-outbound \(options.maxOutboundBytes)")
+            options.maxSessionItems = fitting
+        }
         let log = try EventLog(
-            terminal: options.terminalFormat, ringCapacity: options.eventRingCapacity, logDirectory: options.logDirectory)
+            terminal: options.terminalFormat, ringCapacity: options.eventRingCapacity,
+            ringByteCapacity: options.eventRingBytes, logDirectory: options.logDirectory)
         host = SessionHost(options: options, log: log)
         var configuration = WebServerConfiguration(publicDirectory: options.publicDirectory)
         configuration.host = options.host
         configuration.port = options.port
         configuration.allowedOrigins = options.allowedOrigins
-        configuration.maxConnections = options.maxSessions
+        // Sessions and connections still to say hello each have their own cap (SessionHost.admitsConnection).
+        configuration.maxConnections = options.maxSessions + options.maxConnecting
         configuration.maxMessageBytes = options.maxMessageBytes
         configuration.maxOutboundBytes = options.maxOutboundBytes
         server = try WebServer(configuration: configuration, delegate: host)
         host.server = server
+    }
+
+    /// The most items whose `replace` (a resume) fits in the outbound cap with room to spare: the largest
+    /// item's encoding times the count must stay under half of `--max-outbound`.
+    static func itemsFittingOneResume(_ options: PlaygroundOptions) -> Int {
+        let seed = options.defaults.seed
+        let sample: [FeedItem]
+        switch options.source {
+        case .list(let items):
+            sample = items
+        case .synthetic:
+            // Synthetic items differ only in their words and numbers; refreshed ones have ids like new-N.
+            let last = options.maxSessionItems - 1
+            sample = (0..<min(1_000, options.maxSessionItems)).compactMap { options.source.item(at: $0, seed: seed) }
+                + [options.source.item(at: last, seed: seed), FeedSource.refreshedItem(last + 1, seed: seed)].compactMap { $0 }
+        }
+        // A comma between items, and room for number growth past the sample.
+        let largest = (sample.map { $0.json.jsonBytes.count }.max() ?? 64) + 16
+        return max(1, options.maxOutboundBytes / 2 / largest)
     }
 
     /// The port actually bound.
@@ -43,6 +72,7 @@ public final class PlaygroundServer: @unchecked Sendable {
         server.run()
         host.flushTraces()
         host.log.flush()
+        host.log.drainTerminal(timeout: 0.5)
     }
 
     /// Asks `run()` to finish. Safe from any thread (e.g. a signal handler's queue).

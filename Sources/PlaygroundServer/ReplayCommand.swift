@@ -32,11 +32,17 @@ public struct ReplayCommand: Sendable {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw UsageError("replay: cannot read \(path)")
             }
+            let trace: Trace
             do {
-                loaded.append((path, try Trace.parse(String(decoding: data, as: UTF8.self))))
+                trace = try Trace.parse(String(decoding: data, as: UTF8.self))
             } catch {
                 throw UsageError("replay: \(path): \(error)")
             }
+            if let line = trace.tornFinalLine {
+                StandardError.writeLine(
+                    "replay: \(path): ignored line \(line), the last, cut off mid-write (the recording server stopped abruptly)")
+            }
+            loaded.append((path, trace))
         }
         switch mode {
         case .summary:

@@ -1,3 +1,4 @@
+import Foundation
 import LWSTransport
 import ScrollCore
 import Synchronization
@@ -14,8 +15,10 @@ final class SessionHost: WebServerDelegate {
         var connection: ConnectionID?
         var timers: [TimerID: TimerHandle] = [:]
         var graceTimer: TimerHandle?
+        /// When its page went away (host clock); the held session waiting longest is evicted first.
+        var disconnectedAt: Int64?
         let since: String
-        let trace: TraceFile?
+        var trace: TraceFile?
         /// Paces its geometry (`--max-geometry-rate`); set when the session opens.
         var geometryPacer = GeometryPacer<HeldGeometry>(ratePerSecond: 240)
 
@@ -33,18 +36,43 @@ final class SessionHost: WebServerDelegate {
     /// Set from any thread when the server is stopping: closes are then not resumable.
     let isShuttingDown = Atomic<Bool>(false)
 
+    /// Refused messages a connection may send in one second; one more closes it with 1008.
+    static let maxRefusalsPerSecond = 20
+
+    /// What the host knows of an open WebSocket.
+    struct Link {
+        /// The session it said hello for; nil until then.
+        var session: String?
+        /// Closes the connection if hello does not come in time.
+        var helloTimer: TimerHandle?
+        var refusals = RefusalWindow()
+    }
+
     private let clock = ContinuousClock()
     private let startedAt: ContinuousClock.Instant
-    /// Open WebSockets, with the session each belongs to once it said hello.
-    private var connections: [ConnectionID: String?] = [:]
+    /// Open WebSockets.
+    private var links: [ConnectionID: Link] = [:]
     private(set) var sessions: [String: Hosted] = [:]
     private var sessionIDsByToken: [String: String] = [:]
-    private var nextSessionNumber = 1
+    private var nextSessionNumber: Int
 
     init(options: PlaygroundOptions, log: EventLog) {
         self.options = options
         self.log = log
         startedAt = clock.now
+        nextSessionNumber = Self.firstFreeSessionNumber(in: options.logDirectory)
+    }
+
+    /// Session ids go on from the traces already in the log folder, so a trace file holds one session,
+    /// ever, across restarts.
+    private static func firstFreeSessionNumber(in logDirectory: String?) -> Int {
+        guard let logDirectory, let names = try? FileManager.default.contentsOfDirectory(atPath: "\(logDirectory)/traces")
+        else { return 1 }
+        let numbers = names.compactMap { name -> Int? in
+            guard name.hasPrefix("s"), name.hasSuffix(".jsonl") else { return nil }
+            return Int(name.dropFirst().dropLast(".jsonl".count))
+        }
+        return (numbers.max() ?? 0) + 1
     }
 
     /// Milliseconds since the host started: the core's clock.
@@ -56,7 +84,24 @@ final class SessionHost: WebServerDelegate {
     // MARK: WebServerDelegate
 
     func connectionOpened(_ id: ConnectionID) {
-        connections[id] = .some(nil)
+        let timeout = options.helloTimeoutMilliseconds
+        let timer = server.schedule(afterMilliseconds: timeout) { [weak self] in
+            self?.helloTimedOut(id, after: timeout)
+        }
+        links[id] = Link(helloTimer: timer)
+    }
+
+    /// Room for one more WebSocket: connections without a session have a cap of their own, so they cannot
+    /// take the places of sessions.
+    func admitsConnection() -> Bool {
+        links.values.count { $0.session == nil } < options.maxConnecting && activeSessionCount < options.maxSessions
+    }
+
+    private func helloTimedOut(_ id: ConnectionID, after milliseconds: Int) {
+        guard links[id]?.session == nil else { return }
+        links[id]?.helloTimer = nil
+        refuse(ProtocolError(.notReady, "no hello within \(milliseconds / 1000) s"), on: id, at: now, counted: false)
+        server.close(id, code: 1008, reason: "no hello in time")
     }
 
     func connection(_ id: ConnectionID, received text: [UInt8]) {
@@ -67,8 +112,8 @@ final class SessionHost: WebServerDelegate {
             switch decoded {
             case .success(.hello(let hello)): greet(hello, raw: text, on: id, at: time)
             case .success(.ping(let pingID)): server.send(ServerMessage.pong(id: pingID).encoded(), to: id)
-            case .success: refuse(ProtocolError(.notReady, "send hello first"), on: id)
-            case .failure(let error): refuse(error, on: id)
+            case .success: refuse(ProtocolError(.notReady, "send hello first"), on: id, at: time)
+            case .failure(let error): refuse(error, on: id, at: time)
             }
             return
         }
@@ -85,7 +130,8 @@ final class SessionHost: WebServerDelegate {
         let kind: InboundViolationKind = violation == .tooLarge ? .tooLarge : .binary
         guard let hosted = session(of: id) else {
             if kind == .tooLarge {
-                refuse(ProtocolError(.tooLarge, "messages are limited to \(options.maxMessageBytes) bytes"), on: id)
+                let error = ProtocolError(.tooLarge, "messages are limited to \(options.maxMessageBytes) bytes")
+                refuse(error, on: id, at: now, counted: false)
             }
             return
         }
@@ -96,20 +142,19 @@ final class SessionHost: WebServerDelegate {
     }
 
     func connectionClosed(_ id: ConnectionID, code: UInt16?) {
-        guard let hosted = session(of: id), hosted.connection == id else {
-            connections[id] = nil
-            return
-        }
-        connections[id] = nil
+        let link = links.removeValue(forKey: id)
+        if let timer = link?.helloTimer { server.cancel(timer) }
+        guard let sessionID = link?.session, let hosted = sessions[sessionID], hosted.connection == id else { return }
         hosted.connection = nil
         let resumable = !isShuttingDown.load(ordering: .relaxed)
         let time = now
+        hosted.disconnectedAt = time
         flushHeldGeometry(of: hosted, at: time)
         hosted.trace?.record(.closed(t: time, code: code.map(Int.init), resumable: resumable))
         handle(.closed(code: code.map(Int.init), resumable: resumable), on: hosted, at: time)
-        hosted.trace?.flush()
+        // A held session takes no descriptor: its trace reopens when the page resumes.
+        hosted.trace?.close()
         guard resumable else { return }
-        let sessionID = hosted.state.id
         hosted.graceTimer = server.schedule(afterMilliseconds: options.resumeGraceMilliseconds) { [weak self] in
             self?.expire(sessionID)
         }
@@ -117,7 +162,7 @@ final class SessionHost: WebServerDelegate {
 
     /// The session a connection said hello for, if any.
     private func session(of id: ConnectionID) -> Hosted? {
-        (connections[id] ?? nil).flatMap { sessions[$0] }
+        links[id]?.session.flatMap { sessions[$0] }
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse? {
@@ -131,29 +176,58 @@ final class SessionHost: WebServerDelegate {
             adopt(hosted, on: id, lastRev: hello.lastRev, raw: raw, at: time)
             return
         }
-        let number = nextSessionNumber
-        nextSessionNumber += 1
-        let sessionID = "s\(number)"
+        guard activeSessionCount < options.maxSessions else {
+            // Two connections admitted together can say hello when only one place is left.
+            refuse(ProtocolError(.serverFull, "the server holds \(options.maxSessions) sessions"), on: id, at: time)
+            server.close(id, code: 1013, reason: "server full")
+            return
+        }
+        if sessions.count >= options.maxSessions { evictLongestWaiting() }
+        // The number is taken only if hello is accepted, so a refused hello leaves no gap and no file.
+        let sessionID = "s\(nextSessionNumber)"
         let state = SessionState(
-            id: sessionID, resumeToken: Self.makeToken(), config: options.defaults, source: options.source)
+            id: sessionID, resumeToken: Self.makeToken(), config: options.defaults, source: options.source,
+            itemCap: options.maxSessionItems)
         let header = Trace.Header(
             session: sessionID, server: PlaygroundServer.version, config: options.defaults, source: options.source,
-            maxMessageBytes: options.maxMessageBytes)
-        let trace = options.logDirectory.flatMap { try? TraceFile(directory: $0, header: header) }
+            maxMessageBytes: options.maxMessageBytes, itemCap: options.maxSessionItems)
+        let trace = options.logDirectory.map { TraceFile(directory: $0, header: header) }
         let hosted = Hosted(state: state, since: WallClock.iso8601Now(), trace: trace)
         hosted.geometryPacer = GeometryPacer(ratePerSecond: options.maxGeometryPerSecond)
         hosted.connection = id
         trace?.record(.input(t: time, text: raw))
         // Registered before reducing so its log entries find it; dropped again if hello is refused.
         sessions[sessionID] = hosted
-        connections[id] = sessionID
+        links[id]?.session = sessionID
         handle(.message(.success(.hello(hello))), on: hosted, at: time)
-        if hosted.state.isOpen {
-            sessionIDsByToken[state.resumeToken] = sessionID
-        } else {
+        guard hosted.state.isOpen else {
             sessions[sessionID] = nil
-            connections[id] = .some(nil)
+            links[id]?.session = nil
+            return
         }
+        nextSessionNumber += 1
+        sessionIDsByToken[state.resumeToken] = sessionID
+        if let timer = links[id]?.helloTimer {
+            server.cancel(timer)
+            links[id]?.helloTimer = nil
+        }
+        do {
+            try trace?.create()
+        } catch {
+            hosted.trace = nil
+            StandardError.writeLine("scroll-playground: session \(sessionID) is not recorded: \(error)")
+        }
+    }
+
+    /// Makes room for a new session by dropping the held session that has waited longest for its page.
+    private func evictLongestWaiting() {
+        let waiting = sessions.values.filter { $0.connection == nil }
+        guard let oldest = waiting.min(by: { ($0.disconnectedAt ?? 0) < ($1.disconnectedAt ?? 0) }) else { return }
+        forget(oldest)
+        // Logged, not traced: it is the server's housekeeping, not a decision of the session's rules.
+        _ = log.record(
+            LogEntry(.sessionEvicted, ["reason": "maxSessions", "maxSessions": .int(options.maxSessions)]),
+            session: oldest.state.id)
     }
 
     /// Gives a reconnecting page its session back, taking it from a connection not yet known to be dead.
@@ -164,11 +238,17 @@ final class SessionHost: WebServerDelegate {
             hosted.graceTimer = nil
         }
         if let previous = hosted.connection, previous != id {
-            connections[previous] = .some(nil)
+            links[previous]?.session = nil
             server.close(previous, code: 1008, reason: "session resumed elsewhere")
         }
         hosted.connection = id
-        connections[id] = hosted.state.id
+        hosted.disconnectedAt = nil
+        links[id]?.session = hosted.state.id
+        if let timer = links[id]?.helloTimer {
+            server.cancel(timer)
+            links[id]?.helloTimer = nil
+        }
+        hosted.trace?.reopen()
         hosted.trace?.record(.input(t: time, text: raw))
         perform(hosted.state.reduce(.resumed(lastRev: lastRev), now: time), for: hosted, at: time)
     }
@@ -176,9 +256,15 @@ final class SessionHost: WebServerDelegate {
     /// The resume grace ran out: the session's state goes.
     private func expire(_ sessionID: String) {
         guard let hosted = sessions[sessionID], hosted.connection == nil else { return }
+        forget(hosted)
+    }
+
+    /// Drops a held session: its timers, its place and its token; its trace is written out.
+    private func forget(_ hosted: Hosted) {
         for timer in hosted.timers.values { server.cancel(timer) }
+        if let grace = hosted.graceTimer { server.cancel(grace) }
         hosted.trace?.flush()
-        sessions[sessionID] = nil
+        sessions[hosted.state.id] = nil
         sessionIDsByToken[hosted.state.resumeToken] = nil
     }
 
@@ -188,11 +274,13 @@ final class SessionHost: WebServerDelegate {
     }
 
     private func perform(_ effects: [SessionEffect], for hosted: Hosted, at time: Int64) {
+        var refusedOn: ConnectionID?
         for effect in effects {
             switch effect {
             case .send(let message):
                 guard let connection = hosted.connection else { continue }
                 server.send(message.encoded(), to: connection, coalescingKey: message.coalescingKey)
+                if case .error(let error) = message, error.code.isRefusal { refusedOn = connection }
             case .schedule(let timer, let delay):
                 if let previous = hosted.timers[timer] { server.cancel(previous) }
                 let sessionID = hosted.state.id
@@ -205,6 +293,16 @@ final class SessionHost: WebServerDelegate {
                 record(entry, session: hosted, at: time)
             }
         }
+        if let connection = refusedOn, countRefusal(on: connection, at: time) {
+            hosted.trace?.record(.violation(t: time, .tooManyRefusals))
+            handle(.violation(.tooManyRefusals), on: hosted, at: time)
+            server.close(connection, code: 1008, reason: "too many refused messages")
+        }
+    }
+
+    /// Counts a refused message; true once the connection is past ``maxRefusalsPerSecond``.
+    private func countRefusal(on id: ConnectionID, at time: Int64) -> Bool {
+        links[id]?.refusals.count(at: time, limit: Self.maxRefusalsPerSecond) ?? false
     }
 
     private func timerFired(_ timer: TimerID, session sessionID: String) {
@@ -215,8 +313,9 @@ final class SessionHost: WebServerDelegate {
         perform(hosted.state.reduce(.timerFired(timer), now: time), for: hosted, at: time)
     }
 
-    /// Answers a message refused before hello with `error` and logs `protocolError`; the connection stays.
-    private func refuse(_ error: ProtocolError, on id: ConnectionID) {
+    /// Answers a message refused before hello with `error` and logs `protocolError`; the connection stays,
+    /// unless it is past ``maxRefusalsPerSecond`` (with `counted`).
+    private func refuse(_ error: ProtocolError, on id: ConnectionID, at time: Int64, counted: Bool = true) {
         for effect in SessionState.refusal(error) {
             switch effect {
             case .send(let message): server.send(message.encoded(), to: id)
@@ -224,13 +323,17 @@ final class SessionHost: WebServerDelegate {
             case .schedule, .cancel: break
             }
         }
+        guard counted, countRefusal(on: id, at: time) else { return }
+        refuse(ProtocolError(.tooManyErrors, "too many refused messages in one second: the connection closes (1008)"),
+            on: id, at: time, counted: false)
+        server.close(id, code: 1008, reason: "too many refused messages")
     }
 
     /// Stamps and fans out an event; a session's own events also go to its page, live.
     private func record(_ entry: LogEntry, session hosted: Hosted?, fallbackName: String = "-", at time: Int64? = nil) {
-        let record = log.record(entry, session: hosted?.state.id ?? fallbackName)
+        let (record, bytes) = log.record(entry, session: hosted?.state.id ?? fallbackName)
         guard let hosted else { return }
-        hosted.trace?.recordDecision(record, at: time ?? now)
+        hosted.trace?.recordDecision(bytes, at: time ?? now)
         if let connection = hosted.connection {
             server.send(ServerMessage.event(record).encoded(), to: connection)
         }
@@ -258,5 +361,32 @@ final class SessionHost: WebServerDelegate {
             let hex = String(value, radix: 16)
             return String(repeating: "0", count: 16 - hex.count) + hex
         }.joined()
+    }
+}
+
+/// A connection's refused messages in the current second.
+struct RefusalWindow {
+    private var start: Int64?
+    private var count = 0
+
+    /// Counts one refusal at `time` (milliseconds); true for the first one past `limit` in its second.
+    mutating func count(at time: Int64, limit: Int) -> Bool {
+        if let start, time - start < 1000 {
+            count += 1
+        } else {
+            start = time
+            count = 1
+        }
+        return count == limit + 1
+    }
+}
+
+extension ErrorCode {
+    /// Whether the code answers a message the client got wrong (the server's own notices do not count).
+    var isRefusal: Bool {
+        switch self {
+        case .badJSON, .badMessage, .unknownType, .notReady, .tooLarge: true
+        case .rateLimited, .tooManyErrors, .serverFull: false
+        }
     }
 }

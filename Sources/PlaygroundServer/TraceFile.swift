@@ -3,30 +3,105 @@ import ScrollCore
 
 /// `traces/SESSION.jsonl` under `--log-dir`: the session's `Trace` (format in docs/traces.md), written
 /// as it happens so `scroll-playground replay` can run it through ScrollCore again.
+///
+/// The file is created only once the session is accepted (a refused `hello` leaves none), always new (one
+/// session per file, ever), and held open only while the session's page is connected, so sessions held
+/// for resume take no descriptor.
 final class TraceFile {
-    private let file: LogFile
-    /// Where the file is, for `GET /api/sessions/ID/trace`.
     let path: String
+    /// Open while the session's page is connected.
+    private var descriptor: Int32?
+    /// Lines not yet written. Written in whole with one `write(2)` between inputs, so even a `kill -9`
+    /// leaves a trace that ends after a complete input and all of its decisions: it replays exactly.
+    private var pending: [UInt8] = []
+    private var created = false
 
-    init(directory: String, header: Trace.Header) throws {
-        let tracesDirectory = "\(directory)/traces"
-        try FileManager.default.createDirectory(atPath: tracesDirectory, withIntermediateDirectories: true)
-        path = "\(tracesDirectory)/\(header.session).jsonl"
-        file = try LogFile(path: path, lineBuffered: false)
+    init(directory: String, header: Trace.Header) {
+        path = "\(directory)/traces/\(header.session).jsonl"
         guard case .object(var members) = header.json else { return }
         members["time"] = .string(WallClock.iso8601Now())
-        file.writeLine(JSONValue.object(members).jsonBytes)
+        append(JSONValue.object(members).jsonBytes)
+    }
+
+    deinit {
+        close()
     }
 
     func record(_ line: Trace.Line) {
-        file.writeLine(line.json.jsonBytes)
+        append(line.json.jsonBytes)
     }
 
-    func recordDecision(_ record: EventRecord, at time: Int64) {
-        file.writeLine(Trace.Line.decisionJSON(t: time, record: record))
+    /// A decision line around the event record's bytes, as the event log encoded them.
+    func recordDecision(_ recordBytes: [UInt8], at time: Int64) {
+        pending += #"{"kind":"decision","t":"#.utf8
+        pending += String(time).utf8
+        pending += #","event":"#.utf8
+        pending += recordBytes
+        pending += "}\n".utf8
     }
 
+    private func append(_ line: [UInt8]) {
+        pending += line
+        pending.append(0x0A)
+    }
+
+    /// Creates the file with what was recorded so far and keeps it open. Fails if the file exists: a
+    /// trace never mixes two sessions.
+    func create() throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        descriptor = try Self.open(path, exclusive: true)
+        created = true
+        flush()
+    }
+
+    /// Opens the file again: the page resumed.
+    func reopen() {
+        guard created, descriptor == nil else { return }
+        descriptor = try? Self.open(path, exclusive: false)
+    }
+
+    /// Writes everything out and releases the descriptor; later lines wait in memory until the next flush.
+    func close() {
+        flush()
+        if let descriptor { Glibc.close(descriptor) }
+        descriptor = nil
+    }
+
+    /// Writes everything recorded so far to the file, open or not.
     func flush() {
-        file.flush()
+        guard created, !pending.isEmpty else { return }
+        if let descriptor {
+            write(to: descriptor)
+        } else if let descriptor = try? Self.open(path, exclusive: false) {
+            write(to: descriptor)
+            Glibc.close(descriptor)
+        }
+    }
+
+    private func write(to descriptor: Int32) {
+        pending.withUnsafeBufferPointer { buffer in
+            var written = 0
+            while written < buffer.count {
+                let result = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result > 0 {
+                    written += result
+                } else if result < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return  // a full disk: the lines are lost, the session goes on
+                }
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private static func open(_ path: String, exclusive: Bool) throws -> Int32 {
+        let flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : 0)
+        let descriptor = Glibc.open(path, flags, 0o644)
+        guard descriptor >= 0 else {
+            throw ServerStartError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        return descriptor
     }
 }

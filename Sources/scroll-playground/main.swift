@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PlaygroundServer
+import Synchronization
 
 /// The page's folder when `--public` is not given: `./Public`, else the `Public` folder of the package
 /// this executable was built in (it lives in `.build/<config>/`).
@@ -39,15 +40,23 @@ func serve(_ options: PlaygroundOptions) -> Never {
         fail("\(error)")
     }
     // Signals are watched on a queue rather than handled in C, so stopping can take its time on the
-    // service thread: sessions close with 1001 and the logs are flushed before exit.
+    // service thread: sessions close with 1001 and the logs are flushed before exit. A second signal
+    // means "now": the process exits at once.
     var sources: [DispatchSourceSignal] = []
+    let signalQueue = DispatchQueue(label: "signals")
+    let stopping = Atomic<Bool>(false)
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-        source.setEventHandler { server.stop() }
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
+        source.setEventHandler {
+            if stopping.exchange(true, ordering: .relaxed) { _exit(128 + signalNumber) }
+            server.stop()
+        }
         source.resume()
         sources.append(source)
     }
+    // A terminal or pipe that went away must not kill the server; writes to it just fail.
+    signal(SIGPIPE, SIG_IGN)
     if !["127.0.0.1", "localhost", "::1"].contains(options.host) {
         FileHandle.standardError.write(Data("warning: listening on \(options.host): the playground has no authentication\n".utf8))
     }

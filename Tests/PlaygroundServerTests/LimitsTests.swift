@@ -104,8 +104,8 @@ struct LimitsTests {
     }
 
     @Test func aCoalescedSessionReplaysToTheSameDecisions() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sp-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let folder = LogFolder()
+        let directory = folder.path
         let server = try ServerProcess(["--log-dir", directory, "--max-geometry-rate", "50", "--load-latency-ms", "20"])
         let page = try PlaygroundConnection(port: server.port)
         let session = try #require(try page.hello(preset: "refreshable").welcome["session"]?.string)
@@ -118,7 +118,8 @@ struct LimitsTests {
         _ = try page.client.waitForClose()
         #expect(server.waitForLine { $0.contains("\(session) sessionClosed") } != nil)
 
-        let trace = try String(contentsOfFile: "\(directory)/traces/\(session).jsonl", encoding: .utf8)
+        let trace = try #require(
+            folder.waitForFile(folder.trace(session)) { $0.contains(#""kind":"closed""#) })
         #expect(trace.contains(#""violation":"rateLimited""#))
         let result = try runToCompletion(["replay", "\(directory)/traces/\(session).jsonl", "--diff"])
         #expect(result.status == 0)

@@ -132,7 +132,10 @@ struct ReplayTests {
 
     @Test(arguments: [
         (#"{"kind":"header","format":2,"session":"s1","server":"x","config":{}}"#, "line 1", "format 2"),
-        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess", "line 2", "not JSON"),
+        // Cut off in the middle of the file (a torn last line is forgiven, see below).
+        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess\n{\"kind\":\"timer\",\"t\":5,\"timer\":\"refreshHold\"}", "line 2", "not JSON"),
+        // A complete last line (it ends with a newline) that is not JSON was not cut off by a crash.
+        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess\n", "line 2", "not JSON"),
         ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"timer\",\"t\":\"soon\",\"timer\":\"refreshHold\"}", "line 2", "\"t\""),
         ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{\"pageSize\":\"big\"}}", "line 1", "pageSize"),
         ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"decision\",\"t\":1,\"event\":{\"name\":\"teleported\"}}", "line 2", "event.name"),
@@ -146,6 +149,26 @@ struct ReplayTests {
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(result.stderr.contains(line))
         #expect(result.stderr.contains(mentioning))
+    }
+
+    /// A crash cuts the last line of a trace short: replay runs everything before it and says so, once.
+    @Test func aTornLastLineIsIgnoredWithOneNotice() throws {
+        let example = try String(
+            contentsOf: Self.examples.appendingPathComponent("traces/pull-during-page-load.jsonl"), encoding: .utf8)
+        let whole = try Self.temporaryFile(example)
+        let torn = try Self.temporaryFile(example + #"{"kind":"input","t":99999,"message":{"type":"geo"#)
+        defer {
+            try? FileManager.default.removeItem(atPath: whole)
+            try? FileManager.default.removeItem(atPath: torn)
+        }
+        let expected = try runToCompletion(["replay", whole])
+        let result = try runToCompletion(["replay", torn])
+        #expect(result.status == 0)
+        #expect(result.stdout == expected.stdout)
+        let lineCount = example.split(separator: "\n").count + 1
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains("ignored line \(lineCount), the last, cut off mid-write"))
+        #expect(try runToCompletion(["replay", torn, "--diff"]).stdout.hasPrefix("no differences"))
     }
 
     @Test(arguments: [
