@@ -71,6 +71,11 @@ final class RawWebSocket {
         try sendAll(Self.frame(opcode: 0x1, payload: Array(text.utf8)))
     }
 
+    /// Sends a frame made by ``frame(opcode:payload:)``, as it is (a flood can build it once).
+    func sendFrame(_ bytes: [UInt8]) throws {
+        try sendAll(bytes)
+    }
+
     /// Sends only the first `count` bytes of a text frame carrying `text`: the server holds a partial frame.
     func sendPartial(_ text: String, bytes count: Int) throws {
         try sendAll(Array(Self.frame(opcode: 0x1, payload: Array(text.utf8)).prefix(count)))

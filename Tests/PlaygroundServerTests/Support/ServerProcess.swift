@@ -32,10 +32,8 @@ final class ServerProcess: @unchecked Sendable {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.append(data)
-        }
+        self.output = output
+        resumeReadingOutput()
         errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self else { return }
@@ -59,6 +57,32 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     private var pending = ""
+    private var output: Pipe?
+
+    /// Stops reading the server's standard output: it becomes a pipe nobody drains, like a paused terminal.
+    func stopReadingOutput() {
+        output?.fileHandleForReading.readabilityHandler = nil
+    }
+
+    /// Reads the server's standard output again.
+    func resumeReadingOutput() {
+        output?.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.append(data)
+        }
+    }
+
+    /// The server's resident memory, from /proc.
+    var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    /// The server's open file descriptors, from /proc.
+    var openDescriptorCount: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count) ?? 0
+    }
 
     private func append(_ data: Data) {
         condition.lock()
