@@ -236,8 +236,13 @@ struct LimitsTests {
 
     @Test func helpListsTheLimitFlags() throws {
         let result = try runToCompletion(["--help"])
-        for flag in ["--max-message", "--max-outbound", "--max-geometry-rate", "--max-sessions"] {
-            #expect(result.stdout.contains(flag), "missing \(flag)")
+        let readme = try String(contentsOf: ServerProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for flag in [
+            "--max-message", "--max-outbound", "--max-geometry-rate", "--max-sessions", "--max-connecting",
+            "--hello-timeout", "--max-session-items",
+        ] {
+            #expect(result.stdout.contains(flag), "missing \(flag) in --help")
+            #expect(readme.contains("`\(flag) "), "missing \(flag) in README")
         }
     }
 }
