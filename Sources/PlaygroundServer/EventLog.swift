@@ -55,8 +55,9 @@ final class EventLog {
     }
 
     /// Stamps `entry` with the next server-wide seq and the wall-clock time, and writes it everywhere.
-    /// Returns the record and its encoding.
-    func record(_ entry: LogEntry, session: String) -> (record: EventRecord, bytes: [UInt8]) {
+    /// Returns the record's encoding, for the other places it goes (the trace, the page).
+    @discardableResult
+    func record(_ entry: LogEntry, session: String) -> [UInt8] {
         let record = EventRecord(seq: nextSeq, time: WallClock.iso8601Now(), session: session, entry: entry.asLogged)
         nextSeq += 1
         let bytes = record.encoded()
@@ -67,7 +68,7 @@ final class EventLog {
         case (.json, let writer)?: writer.writeLine(bytes)
         case nil: break
         }
-        return (record, bytes)
+        return bytes
     }
 
     private func append(_ stored: Stored) {

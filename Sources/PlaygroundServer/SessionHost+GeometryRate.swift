@@ -9,10 +9,11 @@ struct HeldGeometry {
 
 extension SessionHost {
     /// Applies a geometry message now, or holds it until the session's pace allows (the newest held one
-    /// wins). A dropped geometry raises one `rate_limited` warning a second.
-    func admitGeometry(_ report: GeometryReport, raw: [UInt8], on hosted: Hosted, at time: Int64) {
-        let arrival = hosted.geometryPacer.arrive(HeldGeometry(report: report, raw: raw), at: Self.pacerNow)
-        switch arrival {
+    /// wins). A dropped geometry raises one `rate_limited` warning a second. `reading` is the clock's
+    /// reading (nanoseconds) for this input.
+    func admitGeometry(_ report: GeometryReport, raw: [UInt8], on hosted: Hosted, reading: Int64) {
+        let time = reading / 1_000_000
+        switch hosted.geometryPacer.arrive(HeldGeometry(report: report, raw: raw), at: reading) {
         case .apply(let geometry, let warn):
             if warn { warnRateLimited(hosted, at: time) }
             apply(geometry, on: hosted, at: time)
@@ -26,42 +27,29 @@ extension SessionHost {
         }
     }
 
-    /// Applies the held geometry, if any, before `next` is handled, so that messages keep their order.
-    /// A `ping` changes nothing in the session and does not flush, so pings cannot be used to skip the pace.
-    func flushHeldGeometry(
-        of hosted: Hosted, before next: Result<ClientMessage, ProtocolError>? = nil, at time: Int64
-    ) {
-        if case .success(.ping)? = next { return }
-        guard hosted.geometryPacer.isHolding, let geometry = hosted.geometryPacer.takeHeld(at: Self.pacerNow) else {
-            return
-        }
-        apply(geometry, on: hosted, at: time)
+    /// Applies the held geometry, if any, before the next input is handled, so that inputs keep their order.
+    func flushHeldGeometry(of hosted: Hosted, reading: Int64) {
+        guard hosted.geometryPacer.isHolding, let geometry = hosted.geometryPacer.takeHeld(at: reading) else { return }
+        apply(geometry, on: hosted, at: reading / 1_000_000)
     }
 
     private func heldGeometryDue(session sessionID: String) {
-        guard let hosted = sessions[sessionID], let geometry = hosted.geometryPacer.flushDue(at: Self.pacerNow) else {
+        let reading = clock()
+        guard let hosted = sessions[sessionID], let geometry = hosted.geometryPacer.flushDue(at: reading) else {
             return
         }
-        apply(geometry, on: hosted, at: now)
+        apply(geometry, on: hosted, at: reading / 1_000_000)
     }
 
     // Recorded when applied, not when received: the trace holds exactly what the core saw and when, so a
     // replay makes the same decisions; geometry that was dropped never reached the core.
     private func apply(_ geometry: HeldGeometry, on hosted: Hosted, at time: Int64) {
-        hosted.trace?.record(.input(t: time, text: geometry.raw))
-        handle(.message(.success(.geometry(geometry.report))), on: hosted, at: time)
+        hosted.trace?.recordInput(geometry.raw, isJSON: true, at: time)
+        perform(hosted.state.reduce(.geometryReceived(geometry.report), now: time), for: hosted, at: time)
     }
 
     private func warnRateLimited(_ hosted: Hosted, at time: Int64) {
         hosted.trace?.record(.violation(t: time, .rateLimited))
         handle(.violation(.rateLimited), on: hosted, at: time)
     }
-
-    /// Nanoseconds on a monotonic clock, for the pacer.
-    private static var pacerNow: Int64 {
-        let elapsed = ContinuousClock.now - pacerEpoch
-        return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-    }
-
-    private static let pacerEpoch = ContinuousClock.now
 }

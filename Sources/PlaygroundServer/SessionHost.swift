@@ -48,18 +48,19 @@ final class SessionHost: WebServerDelegate {
         var refusals = RefusalWindow()
     }
 
-    private let clock = ContinuousClock()
-    private let startedAt: ContinuousClock.Instant
+    /// The host's one clock: monotonic nanoseconds, read once per input. The core and the trace see it in
+    /// milliseconds, the geometry pace in nanoseconds.
+    let clock: () -> Int64
     /// Open WebSockets.
     private var links: [ConnectionID: Link] = [:]
     private(set) var sessions: [String: Hosted] = [:]
     private var sessionIDsByToken: [String: String] = [:]
     private var nextSessionNumber: Int
 
-    init(options: PlaygroundOptions, log: EventLog) {
+    init(options: PlaygroundOptions, log: EventLog, clock: @escaping () -> Int64 = SessionHost.monotonicNanoseconds()) {
         self.options = options
         self.log = log
-        startedAt = clock.now
+        self.clock = clock
         nextSessionNumber = Self.firstFreeSessionNumber(in: options.logDirectory)
     }
 
@@ -76,9 +77,15 @@ final class SessionHost: WebServerDelegate {
     }
 
     /// Milliseconds since the host started: the core's clock.
-    var now: Int64 {
-        let elapsed = clock.now - startedAt
-        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+    var now: Int64 { clock() / 1_000_000 }
+
+    /// A clock of nanoseconds since the call.
+    static func monotonicNanoseconds() -> () -> Int64 {
+        let start = ContinuousClock.now
+        return {
+            let elapsed = ContinuousClock.now - start
+            return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        }
     }
 
     // MARK: WebServerDelegate
@@ -106,24 +113,31 @@ final class SessionHost: WebServerDelegate {
 
     func connection(_ id: ConnectionID, received text: [UInt8]) {
         // One reading of the clock per input, so the trace holds exactly the time the core saw.
-        let time = now
+        let reading = clock()
+        let time = reading / 1_000_000
         let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(text) }
         guard let hosted = session(of: id) else {
             switch decoded {
-            case .success(.hello(let hello)): greet(hello, raw: text, on: id, at: time)
+            case .success(.hello(let hello)): greet(hello, raw: text, on: id, reading: reading)
             case .success(.ping(let pingID)): server.send(ServerMessage.pong(id: pingID).encoded(), to: id)
             case .success: refuse(ProtocolError(.notReady, "send hello first"), on: id, at: time)
             case .failure(let error): refuse(error, on: id, at: time)
             }
             return
         }
-        if case .success(.geometry(let report)) = decoded {
-            admitGeometry(report, raw: text, on: hosted, at: time)
-            return
+        switch decoded {
+        case .success(.geometry(let report)):
+            admitGeometry(report, raw: text, on: hosted, reading: reading)
+        case .success(.ping(let pingID)):
+            // A ping changes nothing in the session and does not flush held geometry, so pings cannot be
+            // used to skip the pace.
+            hosted.trace?.recordInput(text, isJSON: true, at: time)
+            handle(.message(.success(.ping(id: pingID))), on: hosted, at: time)
+        default:
+            flushHeldGeometry(of: hosted, reading: reading)
+            hosted.trace?.recordInput(text, isJSON: decoded.isJSON, at: time)
+            handle(.message(decoded), on: hosted, at: time)
         }
-        flushHeldGeometry(of: hosted, before: decoded, at: time)
-        hosted.trace?.record(.input(t: time, text: text))
-        handle(.message(decoded), on: hosted, at: time)
     }
 
     func connection(_ id: ConnectionID, violated violation: InboundViolation) {
@@ -135,8 +149,9 @@ final class SessionHost: WebServerDelegate {
             }
             return
         }
-        let time = now
-        flushHeldGeometry(of: hosted, at: time)
+        let reading = clock()
+        let time = reading / 1_000_000
+        flushHeldGeometry(of: hosted, reading: reading)
         hosted.trace?.record(.violation(t: time, kind))
         handle(.violation(kind), on: hosted, at: time)
     }
@@ -147,9 +162,10 @@ final class SessionHost: WebServerDelegate {
         guard let sessionID = link?.session, let hosted = sessions[sessionID], hosted.connection == id else { return }
         hosted.connection = nil
         let resumable = !isShuttingDown.load(ordering: .relaxed)
-        let time = now
+        let reading = clock()
+        let time = reading / 1_000_000
         hosted.disconnectedAt = time
-        flushHeldGeometry(of: hosted, at: time)
+        flushHeldGeometry(of: hosted, reading: reading)
         hosted.trace?.record(.closed(t: time, code: code.map(Int.init), resumable: resumable))
         handle(.closed(code: code.map(Int.init), resumable: resumable), on: hosted, at: time)
         // A held session takes no descriptor: its trace reopens when the page resumes.
@@ -171,9 +187,10 @@ final class SessionHost: WebServerDelegate {
 
     // MARK: Sessions
 
-    private func greet(_ hello: Hello, raw: [UInt8], on id: ConnectionID, at time: Int64) {
+    private func greet(_ hello: Hello, raw: [UInt8], on id: ConnectionID, reading: Int64) {
+        let time = reading / 1_000_000
         if let token = hello.resume, let sessionID = sessionIDsByToken[token], let hosted = sessions[sessionID] {
-            adopt(hosted, on: id, lastRev: hello.lastRev, raw: raw, at: time)
+            adopt(hosted, on: id, lastRev: hello.lastRev, raw: raw, reading: reading)
             return
         }
         guard activeSessionCount < options.maxSessions else {
@@ -195,7 +212,7 @@ final class SessionHost: WebServerDelegate {
         let hosted = Hosted(state: state, since: WallClock.iso8601Now(), trace: trace)
         hosted.geometryPacer = GeometryPacer(ratePerSecond: options.maxGeometryPerSecond)
         hosted.connection = id
-        trace?.record(.input(t: time, text: raw))
+        trace?.recordInput(raw, isJSON: true, at: time)
         // Registered before reducing so its log entries find it; dropped again if hello is refused.
         sessions[sessionID] = hosted
         links[id]?.session = sessionID
@@ -225,14 +242,15 @@ final class SessionHost: WebServerDelegate {
         guard let oldest = waiting.min(by: { ($0.disconnectedAt ?? 0) < ($1.disconnectedAt ?? 0) }) else { return }
         forget(oldest)
         // Logged, not traced: it is the server's housekeeping, not a decision of the session's rules.
-        _ = log.record(
+        log.record(
             LogEntry(.sessionEvicted, ["reason": "maxSessions", "maxSessions": .int(options.maxSessions)]),
             session: oldest.state.id)
     }
 
     /// Gives a reconnecting page its session back, taking it from a connection not yet known to be dead.
-    private func adopt(_ hosted: Hosted, on id: ConnectionID, lastRev: Int?, raw: [UInt8], at time: Int64) {
-        flushHeldGeometry(of: hosted, at: time)
+    private func adopt(_ hosted: Hosted, on id: ConnectionID, lastRev: Int?, raw: [UInt8], reading: Int64) {
+        let time = reading / 1_000_000
+        flushHeldGeometry(of: hosted, reading: reading)
         if let grace = hosted.graceTimer {
             server.cancel(grace)
             hosted.graceTimer = nil
@@ -249,7 +267,7 @@ final class SessionHost: WebServerDelegate {
             links[id]?.helloTimer = nil
         }
         hosted.trace?.reopen()
-        hosted.trace?.record(.input(t: time, text: raw))
+        hosted.trace?.recordInput(raw, isJSON: true, at: time)
         perform(hosted.state.reduce(.resumed(lastRev: lastRev), now: time), for: hosted, at: time)
     }
 
@@ -273,7 +291,7 @@ final class SessionHost: WebServerDelegate {
         perform(effects, for: hosted, at: time)
     }
 
-    private func perform(_ effects: [SessionEffect], for hosted: Hosted, at time: Int64) {
+    func perform(_ effects: [SessionEffect], for hosted: Hosted, at time: Int64) {
         var refusedOn: ConnectionID?
         for effect in effects {
             switch effect {
@@ -331,11 +349,11 @@ final class SessionHost: WebServerDelegate {
 
     /// Stamps and fans out an event; a session's own events also go to its page, live.
     private func record(_ entry: LogEntry, session hosted: Hosted?, fallbackName: String = "-", at time: Int64? = nil) {
-        let (record, bytes) = log.record(entry, session: hosted?.state.id ?? fallbackName)
+        let bytes = log.record(entry, session: hosted?.state.id ?? fallbackName)
         guard let hosted else { return }
         hosted.trace?.recordDecision(bytes, at: time ?? now)
         if let connection = hosted.connection {
-            server.send(ServerMessage.event(record).encoded(), to: connection)
+            server.send(ServerMessage.eventMessage(encodedRecord: bytes), to: connection)
         }
     }
 
@@ -388,5 +406,13 @@ extension ErrorCode {
         case .badJSON, .badMessage, .unknownType, .notReady, .tooLarge: true
         case .rateLimited, .tooManyErrors, .serverFull: false
         }
+    }
+}
+
+extension Result<ClientMessage, ProtocolError> {
+    /// Whether the message was JSON (a trace keeps it as `message`, else as `text`).
+    var isJSON: Bool {
+        if case .failure(let error) = self, error.code == .badJSON { return false }
+        return true
     }
 }

@@ -31,6 +31,23 @@ final class TraceFile {
         append(line.json.jsonBytes)
     }
 
+    /// An input line around the message's bytes as received, so a replay decodes exactly what the server
+    /// did. Newlines in JSON can only be whitespace between tokens; they become spaces to keep one line.
+    func recordInput(_ bytes: [UInt8], isJSON: Bool, at time: Int64) {
+        pending += #"{"kind":"input","t":"#.utf8
+        pending += String(time).utf8
+        if isJSON {
+            pending += #","message":"#.utf8
+            pending += bytes.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
+        } else {
+            var writer = JSONWriter(capacity: bytes.count + 16)
+            writer.string(String(decoding: bytes, as: UTF8.self))
+            pending += #","text":"#.utf8
+            pending += writer.bytes
+        }
+        pending += "}\n".utf8
+    }
+
     /// A decision line around the event record's bytes, as the event log encoded them.
     func recordDecision(_ recordBytes: [UInt8], at time: Int64) {
         pending += #"{"kind":"decision","t":"#.utf8

@@ -144,6 +144,18 @@ extension StateMessage {
     }
 }
 
+extension ServerMessage {
+    /// The `event` message for a record already encoded by ``EventRecord/encoded()``: the same bytes as
+    /// `ServerMessage.event(record).encoded()`, without encoding the record again.
+    public static func eventMessage(encodedRecord: [UInt8]) -> [UInt8] {
+        precondition(encodedRecord.first == UInt8(ascii: "{") && encodedRecord.count > 2)
+        var bytes = Array(#"{"type":"event","#.utf8)
+        bytes.reserveCapacity(bytes.count + encodedRecord.count)
+        bytes += encodedRecord.dropFirst()
+        return bytes
+    }
+}
+
 extension EventRecord {
     /// The record as a JSON object, as the log files and `/api/events` hold it.
     public func encoded() -> [UInt8] {

@@ -111,21 +111,8 @@ extension Trace.Header {
 }
 
 extension Trace.Line {
-    /// The line as JSON; a decision carries the full event record it was logged as.
-    public static func decisionJSON(t: Int64, record: EventRecord) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("kind")
-        writer.string("decision")
-        writer.key("t")
-        writer.number(Int(t))
-        writer.key("event")
-        writer.raw(record.encoded())
-        writer.endObject()
-        return writer.bytes
-    }
-
-    /// The line as JSON (decisions are written with ``decisionJSON(t:record:)``).
+    /// The line as JSON. The server writes inputs and decisions itself, around the bytes it received and
+    /// logged (`TraceFile`); this form serves the other lines, tests and tools.
     public var json: JSONValue {
         switch self {
         case .input(let t, let text):

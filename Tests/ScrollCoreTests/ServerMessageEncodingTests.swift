@@ -163,3 +163,13 @@ struct ServerMessageEncodingTests {
         #expect(try JSONDecoder().decode(GeometryReport.self, from: encoded) == report)
     }
 }
+
+extension ServerMessageEncodingTests {
+    /// The server sends an event to its page from the bytes the event log already encoded.
+    @Test func anEventMessageFromItsEncodedRecordIsTheEventEncoded() {
+        let record = EventRecord(
+            seq: 12, time: "2026-11-30T04:12:09.331Z", session: "s3",
+            entry: LogEntry(.loadMoreStarted, geometrySeq: 7, ["page": 2, "trigger": "bottom"]))
+        #expect(ServerMessage.eventMessage(encodedRecord: record.encoded()) == ServerMessage.event(record).encoded())
+    }
+}
