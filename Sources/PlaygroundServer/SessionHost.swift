@@ -141,7 +141,11 @@ final class SessionHost: WebServerDelegate {
     }
 
     func connection(_ id: ConnectionID, violated violation: InboundViolation) {
-        let kind: InboundViolationKind = violation == .tooLarge ? .tooLarge : .binary
+        let kind: InboundViolationKind
+        switch violation {
+        case .tooLarge: kind = .tooLarge
+        case .binary: kind = .binary
+        }
         guard let hosted = session(of: id) else {
             if kind == .tooLarge {
                 let error = ProtocolError(.tooLarge, "messages are limited to \(options.maxMessageBytes) bytes")

@@ -159,7 +159,7 @@ extension ServerMessage {
 extension EventRecord {
     /// The record as a JSON object, as the log files and `/api/events` hold it.
     public func encoded() -> [UInt8] {
-        // Room for a whole `state` (about 300 bytes) without growing the buffer.
+        // Room for a typical record (about 200 bytes) without growing the buffer.
         var writer = JSONWriter(capacity: 512)
         writer.beginObject()
         writeFields(to: &writer)
