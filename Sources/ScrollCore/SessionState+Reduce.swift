@@ -36,7 +36,7 @@ extension SessionState {
         do {
             try config.apply(hello.config)
         } catch {
-            effects += Self.refusal(ProtocolError(.badMessage, error.description))
+            effects += Self.refusal(ProtocolError(.badMessage, error.description, field: error.field))
             return
         }
         isOpen = true
@@ -75,8 +75,11 @@ extension SessionState {
         sendItems(.replace, items, into: &effects)
     }
 
+    /// Back to the first page, at the top: the page is told to scroll to the top before the new list
+    /// arrives, so no geometry of the old scroll position is judged against the new, shorter list.
     private mutating func reset(into effects: inout [SessionEffect]) {
         guard isOpen else { return }
+        effects.append(.log(LogEntry(.sessionReset, ["replaced": .int(items.count)])))
         if let load = pageLoad { cancelLoad(load, reason: "reset", into: &effects) }
         if let operation = refresh {
             effects.append(.cancel(.refresh(operation.token)))
@@ -91,6 +94,8 @@ extension SessionState {
         memory = RuleMemory()
         shadows = [:]
         bottomDisagreement = nil
+        effects.append(.send(.command(name: "scrollToTop")))
+        effects.append(.log(LogEntry(.scrollToTop, ["trigger": "reset"])))
         loadInitialItems(into: &effects)
     }
 
@@ -230,6 +235,10 @@ extension SessionState {
             if !exhaustionLogged {
                 exhaustionLogged = true
                 effects.append(.log(LogEntry(.feedExhausted, geometrySeq: geometrySeq, ["total": .int(items.count)])))
+            } else if trigger == "manual" {
+                // A person pressed Load more: say why nothing happens (the bottom rule stays quiet, as before).
+                effects.append(.log(LogEntry(
+                    .loadMoreIgnored, ["trigger": .string(trigger), "reason": "feedExhausted", "total": .int(items.count)])))
             }
             return
         }
@@ -285,8 +294,14 @@ extension SessionState {
 
     private mutating func triggerRefresh(trigger: String, geometrySeq: Int?, into effects: inout [SessionEffect]) {
         guard isOpen else { return }
-        // One refresh at a time; the indicator already says so, and §7 names no event for it.
-        guard refresh == nil, !(config.preset == .playground && refreshing) else { return }
+        // One refresh at a time. A pull meanwhile is silent (the indicator says so, and a held pull would
+        // log on every frame); a person pressing Refresh is told why nothing happens.
+        guard refresh == nil, !(config.preset == .playground && refreshing) else {
+            if trigger == "manual" {
+                effects.append(.log(LogEntry(.refreshIgnored, ["trigger": .string(trigger), "reason": "refreshInFlight"])))
+            }
+            return
+        }
         let latency = drawLatency(config.refreshLatencyMs)
         let operation = PendingOperation(token: takeToken(), page: 0, willFail: drawFailure())
         refresh = operation
@@ -356,7 +371,7 @@ extension SessionState {
         do {
             try config.apply(fields)
         } catch {
-            effects += Self.refusal(ProtocolError(.badMessage, error.description))
+            effects += Self.refusal(ProtocolError(.badMessage, error.description, field: error.field))
             return
         }
         let old = before.json.object ?? [:]
