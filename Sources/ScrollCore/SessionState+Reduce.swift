@@ -75,8 +75,9 @@ extension SessionState {
         sendItems(.replace, items, into: &effects)
     }
 
-    /// Back to the first page, at the top: the page is told to scroll to the top before the new list
-    /// arrives, so no geometry of the old scroll position is judged against the new, shorter list.
+    /// Back to the first page, at the top. The new list goes first and the page puts a replaced list at
+    /// the top as it lands; the `scrollToTop` after it says so in the log and moves any other client.
+    /// (Sent first, the command would start a scroll that a frame could measure against the old list.)
     private mutating func reset(into effects: inout [SessionEffect]) {
         guard isOpen else { return }
         effects.append(.log(LogEntry(.sessionReset, ["replaced": .int(items.count)])))
@@ -94,9 +95,9 @@ extension SessionState {
         memory = RuleMemory()
         shadows = [:]
         bottomDisagreement = nil
+        loadInitialItems(into: &effects)
         effects.append(.send(.command(name: "scrollToTop")))
         effects.append(.log(LogEntry(.scrollToTop, ["trigger": "reset"])))
-        loadInitialItems(into: &effects)
     }
 
     // MARK: Geometry

@@ -12,14 +12,14 @@ struct SessionResetTests {
         h.advance(by: 1200)
         #expect(h.session.items.count == 55)
         let before = h.lastState
-        // Logged as a reset, and the page is sent to the top before the new list arrives: no geometry of
-        // the old position (the bottom of 55 items) is judged against the 30 new ones.
+        // Logged as a reset; the new list, then the page is sent to the top (a page puts a replaced list
+        // at the top as it lands, so no geometry of the old position meets the 30 new items).
         #expect(
             h.send(.resetRequested) == [
                 .log(LogEntry(.sessionReset, ["replaced": 55])),
+                .send(.items(ItemsMessage(op: .replace, rev: 4, items: syntheticItems(0..<30), total: 30, hasMore: true))),
                 .send(.command(name: "scrollToTop")),
                 .log(LogEntry(.scrollToTop, ["trigger": "reset"])),
-                .send(.items(ItemsMessage(op: .replace, rev: 4, items: syntheticItems(0..<30), total: 30, hasMore: true))),
                 .send(.state(before.with {
                     $0.itemCount = 30
                     $0.reachedBottom = false
@@ -47,9 +47,9 @@ struct SessionResetTests {
                 .cancel(.pageLoad(1)),
                 .log(LogEntry(.loadMoreCancelled, ["page": 2, "reason": "reset"])),
                 .cancel(.refresh(2)),
+                .send(.items(ItemsMessage(op: .replace, rev: 2, items: syntheticItems(0..<30), total: 30, hasMore: true))),
                 .send(.command(name: "scrollToTop")),
                 .log(LogEntry(.scrollToTop, ["trigger": "reset"])),
-                .send(.items(ItemsMessage(op: .replace, rev: 2, items: syntheticItems(0..<30), total: 30, hasMore: true))),
                 .send(.state(before.with {
                     $0.reachedBottom = false
                     $0.refreshing = false
