@@ -32,10 +32,16 @@ public struct ReplayCommand: Sendable {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw UsageError("replay: cannot read \(path)")
             }
+            let text = String(decoding: data, as: UTF8.self)
             let trace: Trace
             do {
-                trace = try Trace.parse(String(decoding: data, as: UTF8.self))
+                trace = try Trace.parse(text)
             } catch {
+                if Self.isEventExport(text) {
+                    throw UsageError(
+                        "replay: \(path): this is the page's event export (Export events), not a trace: "
+                            + "use Download trace in the log panel (the server needs --log-dir) or GET /api/sessions/ID/trace")
+                }
                 throw UsageError("replay: \(path): \(error)")
             }
             if let line = trace.tornFinalLine {
@@ -48,13 +54,28 @@ public struct ReplayCommand: Sendable {
         case .summary:
             return ReplayReport.summary(loaded.map { (name: ($0.path as NSString).lastPathComponent, trace: $0.trace) }, overrides: overrides)
         case .decisions:
-            return ReplayReport.decisions(Replay(overrides: overrides).run(loaded[0].trace), session: loaded[0].trace.header.session, format: format)
+            let trace = loaded[0].trace
+            return ReplayReport.decisions(
+                ReplayReport.fromSessionStart(Replay(overrides: overrides).run(trace), of: trace),
+                session: trace.header.session, format: format)
         case .diff:
             let trace = loaded[0].trace
-            return ReplayReport.diff(recorded: trace.recordedDecisions, replayed: Replay(overrides: overrides).run(trace), format: format)
+            return ReplayReport.diff(
+                recorded: ReplayReport.fromSessionStart(trace.recordedDecisions, of: trace),
+                replayed: ReplayReport.fromSessionStart(Replay(overrides: overrides).run(trace), of: trace), format: format)
         case .compare:
             return ReplayReport.compare(loaded[0].trace, overrides: overrides, format: format)
         }
+    }
+}
+
+extension ReplayCommand {
+    /// Whether the text is the log panel's event export: event records (`seq`, `name`, `time`), no trace lines.
+    static func isEventExport(_ text: String) -> Bool {
+        guard let first = text.split(separator: "\n").first,
+            let record = try? JSONParser.parse(String(first)).object
+        else { return false }
+        return record["kind"] == nil && record["name"]?.string != nil && record["seq"] != nil && record["time"] != nil
     }
 }
 
@@ -81,6 +102,21 @@ enum ReplayReport {
         if let geometrySeq = decision.entry.geometrySeq { members["geometrySeq"] = .int(geometrySeq) }
         members["data"] = .object(decision.entry.data)
         return .object(members)
+    }
+
+    /// When the session started on the server's clock: its first recorded line (the page's `hello`).
+    /// A trace's `t` counts from the server's start, which says nothing to someone reading one session.
+    static func sessionStart(of trace: Trace) -> Int64 {
+        switch trace.lines.first {
+        case .input(let t, _)?, .timer(let t, _)?, .violation(let t, _)?, .closed(let t, _, _)?, .decision(let t, _)?: t
+        case nil: 0
+        }
+    }
+
+    /// The decisions with their times counted from the session's start.
+    static func fromSessionStart(_ decisions: [TimedDecision], of trace: Trace) -> [TimedDecision] {
+        let start = sessionStart(of: trace)
+        return decisions.map { TimedDecision(t: $0.t - start, entry: $0.entry) }
     }
 
     /// `12.345s` for 12345 ms, fixed width so columns line up.
@@ -128,7 +164,7 @@ enum ReplayReport {
                 if decision.entry.name == .refreshStarted { refreshes += 1 }
                 guard let seq = decision.entry.geometrySeq, let label = comparedNames[decision.entry.name] else { continue }
                 byGeometry[seq, default: [:]][preset, default: []].append(label)
-                times[seq] = min(times[seq] ?? .max, decision.t)
+                times[seq] = min(times[seq] ?? .max, decision.t - sessionStart(of: trace))
             }
             totals[preset] = (loads, refreshes)
         }

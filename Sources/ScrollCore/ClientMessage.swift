@@ -100,16 +100,20 @@ public enum ErrorCode: String, Equatable, Sendable, CaseIterable {
     case serverFull = "server_full"
 }
 
-/// A refused message: the `error` reply's code, message and the geometry `seq` it refers to.
+/// A refused message: the `error` reply's code, message, the geometry `seq` it refers to and, for a
+/// setting the server cannot apply, the setting's name (so the page can show the error beside its field).
 public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
     public var code: ErrorCode
     public var message: String
     public var ref: Int?
+    /// The setting (SPEC §4 name) a refused `config` or `hello.config` failed on.
+    public var field: String?
 
-    public init(_ code: ErrorCode, _ message: String, ref: Int? = nil) {
+    public init(_ code: ErrorCode, _ message: String, ref: Int? = nil, field: String? = nil) {
         self.code = code
         self.message = message
         self.ref = ref
+        self.field = field
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

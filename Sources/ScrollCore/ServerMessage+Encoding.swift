@@ -61,6 +61,10 @@ extension ServerMessage {
                 writer.key("ref")
                 writer.number(ref)
             }
+            if let field = error.field {
+                writer.key("field")
+                writer.string(field)
+            }
         case .pong(let id):
             writer.key("type")
             writer.string("pong")

@@ -146,6 +146,8 @@ public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     case reachedBottom
     /// The preset's bottom rule became false.
     case leftBottom
+    /// A `reset` put the feed back to its first page (data: the item count it replaced).
+    case sessionReset
     /// A page load began.
     case loadMoreStarted
     /// A page landed.
@@ -158,12 +160,16 @@ public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     case loadMoreSuppressed
     /// The feed has no more items; logged once.
     case feedExhausted
+    /// A manual `loadMore` after `feedExhausted` was logged: nothing to load.
+    case loadMoreIgnored
     /// The content began to be pulled past its top.
     case pullStarted
     /// The pull reached the point where a release (or, for some presets, the pull itself) refreshes.
     case refreshEligible
     /// A refresh began.
     case refreshStarted
+    /// A manual `refresh` while one is in flight: one refresh at a time.
+    case refreshIgnored
     /// A refresh landed.
     case refreshFinished
     /// A refresh failed; items are unchanged.

@@ -61,6 +61,7 @@ extension SessionState {
     public static func refusal(_ error: ProtocolError) -> [SessionEffect] {
         var data: [String: JSONValue] = ["code": .string(error.code.rawValue), "message": .string(error.message)]
         if let ref = error.ref { data["ref"] = .int(ref) }
+        if let field = error.field { data["field"] = .string(field) }
         return [.send(.error(error)), .log(LogEntry(.protocolError, data))]
     }
 }

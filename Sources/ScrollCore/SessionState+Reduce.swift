@@ -36,7 +36,7 @@ extension SessionState {
         do {
             try config.apply(hello.config)
         } catch {
-            effects += Self.refusal(ProtocolError(.badMessage, error.description))
+            effects += Self.refusal(ProtocolError(.badMessage, error.description, field: error.field))
             return
         }
         isOpen = true
@@ -75,8 +75,12 @@ extension SessionState {
         sendItems(.replace, items, into: &effects)
     }
 
+    /// Back to the first page, at the top. The new list goes first and the page puts a replaced list at
+    /// the top as it lands; the `scrollToTop` after it says so in the log and moves any other client.
+    /// (Sent first, the command would start a scroll that a frame could measure against the old list.)
     private mutating func reset(into effects: inout [SessionEffect]) {
         guard isOpen else { return }
+        effects.append(.log(LogEntry(.sessionReset, ["replaced": .int(items.count)])))
         if let load = pageLoad { cancelLoad(load, reason: "reset", into: &effects) }
         if let operation = refresh {
             effects.append(.cancel(.refresh(operation.token)))
@@ -92,6 +96,8 @@ extension SessionState {
         shadows = [:]
         bottomDisagreement = nil
         loadInitialItems(into: &effects)
+        effects.append(.send(.command(name: "scrollToTop")))
+        effects.append(.log(LogEntry(.scrollToTop, ["trigger": "reset"])))
     }
 
     // MARK: Geometry
@@ -230,6 +236,10 @@ extension SessionState {
             if !exhaustionLogged {
                 exhaustionLogged = true
                 effects.append(.log(LogEntry(.feedExhausted, geometrySeq: geometrySeq, ["total": .int(items.count)])))
+            } else if trigger == "manual" {
+                // A person pressed Load more: say why nothing happens (the bottom rule stays quiet, as before).
+                effects.append(.log(LogEntry(
+                    .loadMoreIgnored, ["trigger": .string(trigger), "reason": "feedExhausted", "total": .int(items.count)])))
             }
             return
         }
@@ -285,8 +295,14 @@ extension SessionState {
 
     private mutating func triggerRefresh(trigger: String, geometrySeq: Int?, into effects: inout [SessionEffect]) {
         guard isOpen else { return }
-        // One refresh at a time; the indicator already says so, and §7 names no event for it.
-        guard refresh == nil, !(config.preset == .playground && refreshing) else { return }
+        // One refresh at a time. A pull meanwhile is silent (the indicator says so, and a held pull would
+        // log on every frame); a person pressing Refresh is told why nothing happens.
+        guard refresh == nil, !(config.preset == .playground && refreshing) else {
+            if trigger == "manual" {
+                effects.append(.log(LogEntry(.refreshIgnored, ["trigger": .string(trigger), "reason": "refreshInFlight"])))
+            }
+            return
+        }
         let latency = drawLatency(config.refreshLatencyMs)
         let operation = PendingOperation(token: takeToken(), page: 0, willFail: drawFailure())
         refresh = operation
@@ -360,7 +376,7 @@ extension SessionState {
         do {
             try config.apply(fields)
         } catch {
-            effects += Self.refusal(ProtocolError(.badMessage, error.description))
+            effects += Self.refusal(ProtocolError(.badMessage, error.description, field: error.field))
             return
         }
         let old = before.json.object ?? [:]

@@ -185,6 +185,37 @@ struct ReplayTests {
         #expect(result.stderr.contains(mentioning))
     }
 
+    @Test func theLogPanelsEventExportIsNamedAndPointsToTheTrace() throws {
+        let export = #"{"seq":1,"time":"2026-11-30T05:00:32.698Z","session":"s1","name":"sessionOpened","data":{}}"# + "\n"
+        let path = try Self.temporaryFile(export)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try runToCompletion(["replay", path])
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains("event export"))
+        #expect(result.stderr.contains("Download trace"))
+    }
+
+    @Test func timesCountFromTheSessionsStart() throws {
+        // A session that said hello 426.5 s after the server started: its first decision is at 0.000s.
+        let trace = """
+            {"kind":"header","format":1,"session":"s9","server":"x","config":{"loadLatencyMs":100}}
+            {"kind":"input","t":426505,"message":{"type":"hello","version":1}}
+            {"kind":"closed","t":427667,"code":1000,"resumable":true}
+
+            """
+        let path = try Self.temporaryFile(trace)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try runToCompletion(["replay", path])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("   0.000s s9 sessionOpened") == true)
+        #expect(lines.last?.hasPrefix("   1.162s s9 sessionClosed") == true)
+        let json = try runToCompletion(["replay", path, "--format", "json"]).stdout
+        #expect(try JSONParser.parse(String(json.split(separator: "\n")[0])).object?["t"] == .int(0))
+    }
+
     @Test func traceDownloadNeedsALogDirectory() throws {
         let server = try ServerProcess()
         let page = try PlaygroundConnection(port: server.port)

@@ -65,7 +65,10 @@ struct RefreshablePresetTests {
             ])
         h.scroll(y: 900)
         #expect(h.scroll(y: 1150).names == [.reachedBottom])
-        #expect(h.send(.loadMoreRequested) == [])
+        // A person's Load more is answered with why nothing happens; the bottom rule stays quiet.
+        #expect(h.send(.loadMoreRequested) == [
+            .log(LogEntry(.loadMoreIgnored, ["trigger": "manual", "reason": "feedExhausted", "total": 30]))
+        ])
         #expect(h.timers.isEmpty)
         #expect(h.session.items.count == 30)
     }

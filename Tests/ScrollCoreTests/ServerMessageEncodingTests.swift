@@ -51,6 +51,7 @@ struct ServerMessageEncodingTests {
         case .error(let error):
             var fields: [String: JSONValue] = ["type": "error", "code": .string(error.code.rawValue), "message": .string(error.message)]
             if let ref = error.ref { fields["ref"] = .int(ref) }
+            if let field = error.field { fields["field"] = .string(field) }
             return .object(fields)
         case .pong(let id):
             return ["type": "pong", "id": id]

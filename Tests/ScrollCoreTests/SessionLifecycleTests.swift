@@ -17,10 +17,13 @@ struct SessionLifecycleTests {
     }
 
     /// A refused message: the `error` reply and the `protocolError` event (SPEC §5, §7).
-    static func refused(_ message: String) -> [SessionEffect] {
-        [
-            .send(.error(ProtocolError(.badMessage, message))),
-            .log(LogEntry(.protocolError, ["code": "bad_message", "message": .string(message)])),
+    /// A setting's refusal also names the setting, so the page can show it beside the field.
+    static func refused(_ message: String, field: String? = nil) -> [SessionEffect] {
+        var data: [String: JSONValue] = ["code": "bad_message", "message": .string(message)]
+        if let field { data["field"] = .string(field) }
+        return [
+            .send(.error(ProtocolError(.badMessage, message, field: field))),
+            .log(LogEntry(.protocolError, data)),
         ]
     }
 
@@ -61,7 +64,7 @@ struct SessionLifecycleTests {
     @Test func helloWithABadSettingIsRefusedAndLeavesTheSessionClosed() {
         var session = SessionState(id: "s1", resumeToken: "t", config: ScrollConfig(), source: .synthetic)
         let effects = session.reduce(.helloReceived(Hello(config: ["pageSize": 0])), now: 0)
-        #expect(effects == Self.refused("pageSize must be in 1…500"))
+        #expect(effects == Self.refused("pageSize must be in 1…500", field: "pageSize"))
         #expect(!session.isOpen)
         #expect(session.items.isEmpty)
     }
@@ -104,7 +107,7 @@ struct SessionLifecycleTests {
         var h = Harness()
         let before = h.session.config
         let effects = h.send(.configReceived(["pageSize": 10, "failureRate": 1.5]))
-        #expect(effects == Self.refused("failureRate must be in 0…1"))
+        #expect(effects == Self.refused("failureRate must be in 0…1", field: "failureRate"))
         #expect(h.session.config == before)
     }
 
@@ -153,6 +156,45 @@ struct SessionLifecycleTests {
         #expect(h.session.exhaustionLogged == false)
     }
 
+    @Test func aNegativePullThresholdIsRefusedNamingTheField() {
+        var h = Harness()
+        let before = h.session.config
+        #expect(h.send(.configReceived(["pullThreshold": -5])) == Self.refused("pullThreshold must be in 0…100000", field: "pullThreshold"))
+        #expect(h.session.config == before)
+    }
+
+    @Test func loadMoreAfterTheFeedIsExhaustedSaysWhyNothingHappens() {
+        var h = Harness(["initialCount": 5, "maxItems": 5])
+        #expect(h.send(.loadMoreRequested) == [.log(LogEntry(.feedExhausted, ["total": 5]))])
+        // Every further press is answered, never silently dropped; nothing else changes.
+        let before = h.session
+        for _ in 0..<2 {
+            #expect(
+                h.send(.loadMoreRequested) == [
+                    .log(LogEntry(.loadMoreIgnored, ["trigger": "manual", "reason": "feedExhausted", "total": 5]))
+                ])
+        }
+        #expect(h.session == before)
+    }
+
+    @Test func theBottomRuleStaysQuietAfterTheFeedIsExhausted() {
+        var h = Harness(["initialCount": 5, "maxItems": 5, "preset": "refreshableLegacy"])
+        h.send(.loadMoreRequested)
+        // A level-triggered design at the bottom would fire on every frame: only a person's press is answered.
+        #expect(h.scroll(y: 1150).logs.map(\.name) == [.reachedBottom])
+        #expect(h.scroll(y: 1151).logs == [])
+    }
+
+    @Test func refreshDuringARefreshSaysWhyNothingHappens() {
+        var h = Harness()
+        h.send(.refreshRequested)
+        let before = h.session
+        #expect(h.send(.refreshRequested) == [.log(LogEntry(.refreshIgnored, ["trigger": "manual", "reason": "refreshInFlight"]))])
+        #expect(h.session == before)
+        h.advance(by: 1200)
+        #expect(h.send(.refreshRequested).compactMap(\.loggedName) == [EventName.refreshStarted])
+    }
+
     @Test func manualLoadMoreAppendsTheNextPage() {
         var h = Harness()
         #expect(
@@ -194,8 +236,8 @@ struct SessionLifecycleTests {
                     $0.indicator = IndicatorState(topVisible: true, topHeight: 68, topScale: 1, topOpacity: 1, bottomVisible: false)
                 })),
             ])
-        // A second refresh while one is in flight does nothing.
-        #expect(h.send(.refreshRequested) == [])
+        // A second refresh while one is in flight changes nothing, and says so.
+        #expect(h.send(.refreshRequested) == [.log(LogEntry(.refreshIgnored, ["trigger": "manual", "reason": "refreshInFlight"]))])
         let fresh = [FeedSource.refreshedItem(1, seed: 1), FeedSource.refreshedItem(2, seed: 1)]
         #expect(fresh.map(\.id) == ["new-1", "new-2"])
         #expect(

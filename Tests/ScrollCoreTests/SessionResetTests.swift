@@ -12,9 +12,14 @@ struct SessionResetTests {
         h.advance(by: 1200)
         #expect(h.session.items.count == 55)
         let before = h.lastState
+        // Logged as a reset; the new list, then the page is sent to the top (a page puts a replaced list
+        // at the top as it lands, so no geometry of the old position meets the 30 new items).
         #expect(
             h.send(.resetRequested) == [
+                .log(LogEntry(.sessionReset, ["replaced": 55])),
                 .send(.items(ItemsMessage(op: .replace, rev: 4, items: syntheticItems(0..<30), total: 30, hasMore: true))),
+                .send(.command(name: "scrollToTop")),
+                .log(LogEntry(.scrollToTop, ["trigger": "reset"])),
                 .send(.state(before.with {
                     $0.itemCount = 30
                     $0.reachedBottom = false
@@ -38,10 +43,13 @@ struct SessionResetTests {
         let before = h.lastState
         #expect(
             h.send(.resetRequested) == [
+                .log(LogEntry(.sessionReset, ["replaced": 30])),
                 .cancel(.pageLoad(1)),
                 .log(LogEntry(.loadMoreCancelled, ["page": 2, "reason": "reset"])),
                 .cancel(.refresh(2)),
                 .send(.items(ItemsMessage(op: .replace, rev: 2, items: syntheticItems(0..<30), total: 30, hasMore: true))),
+                .send(.command(name: "scrollToTop")),
+                .log(LogEntry(.scrollToTop, ["trigger": "reset"])),
                 .send(.state(before.with {
                     $0.reachedBottom = false
                     $0.refreshing = false
@@ -65,7 +73,7 @@ struct SessionResetTests {
         var h = Harness(["preset": "refreshOffsetObservable"])
         h.scroll(y: -101, phase: .interacting)
         let effects = h.send(.resetRequested)
-        #expect(Array(effects.prefix(2)) == [.cancel(.refresh(1)), .cancel(.refreshHold)])
+        #expect(Array(effects.prefix(3)) == [.log(LogEntry(.sessionReset, ["replaced": 30])), .cancel(.refresh(1)), .cancel(.refreshHold)])
         #expect(h.lastState.refreshing == false)
         #expect(h.timers.isEmpty)
     }
@@ -82,5 +90,19 @@ struct SessionResetTests {
         h.advance(by: 600)
         h.send(.loadMoreRequested)
         #expect(h.loggedNames.filter { $0 == .feedExhausted }.count == 2)
+    }
+
+    @Test func resetAtTheTopStillLogsAndSendsTheCommand() {
+        var h = Harness()
+        h.scroll(y: 0)
+        #expect(h.send(.resetRequested).compactMap(\.loggedName) == [EventName.sessionReset, .scrollToTop])
+    }
+}
+
+extension SessionEffect {
+    /// The event name of a `log` effect.
+    var loggedName: EventName? {
+        if case .log(let entry) = self { return entry.name }
+        return nil
     }
 }
