@@ -20,6 +20,18 @@ enum LWSHeaders {
         }
     }
 
+    /// The bytes of every header lws knows on `wsi` (values, the request line's URI and query included).
+    /// Headers lws does not know (e.g. `X-Anything`) are kept in the same buffer but cannot be listed in
+    /// lws 4.1.6, so they do not count here.
+    static func totalLength(_ wsi: OpaquePointer) -> Int {
+        var total = 0
+        for raw in 0..<WSI_TOKEN_COUNT.rawValue {
+            let length = Int(lws_hdr_total_length(wsi, lws_token_indexes(rawValue: raw)))
+            if length > 0 { total += length }
+        }
+        return total
+    }
+
     /// One fragment of a header (e.g. one `name=value` of the query), or nil when absent.
     static func fragment(_ wsi: OpaquePointer, _ token: lws_token_indexes, _ index: Int32) -> String? {
         let length = Int(lws_hdr_fragment_length(wsi, token, index))

@@ -20,6 +20,12 @@ public enum LWSLog {
         _ = text.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
+    /// Sends one line of the transport's own (not libwebsockets') through the current handler.
+    public static func report(_ line: String) {
+        let handler = state.withLock { $0 }
+        handler?(line)
+    }
+
     private static let state = Locked<(@Sendable (String) -> Void)?>(standardError)
 
     // lws's level and emitter are process-wide; set them once, before the first context.
@@ -33,10 +39,36 @@ public enum LWSLog {
                 guard let line else { return }
                 var text = String(cString: line)
                 while text.last == "\n" || text.last == "\r" { text.removeLast() }
+                guard let emitted = LWSLog.repeats.withLock({ $0.admit(text, now: ContinuousClock.now) }) else { return }
                 let handler = LWSLog.state.withLock { $0 }
-                handler?(text)
+                for line in emitted { handler?(line) }
             })
     }()
+
+    // lws can repeat one error line in a loop (e.g. "accept: errno 24" while the process is out of
+    // descriptors): such a line goes out at most once a second, followed by how often it was held back.
+    private static let repeats = Locked(RepeatFilter())
+
+    struct RepeatFilter {
+        var last = ""
+        var lastEmitted = ContinuousClock.now
+        var suppressed = 0
+
+        /// The lines to emit now for `line` (none while it repeats within a second).
+        mutating func admit(_ line: String, now: ContinuousClock.Instant) -> [String]? {
+            if line == last, now - lastEmitted < .seconds(1) {
+                suppressed += 1
+                return nil
+            }
+            var lines: [String] = []
+            if suppressed > 0 { lines.append("(the previous line repeated \(suppressed) more times)") }
+            lines.append(line)
+            last = line
+            lastEmitted = now
+            suppressed = 0
+            return lines
+        }
+    }
 
     static func installIfNeeded() {
         _ = installed

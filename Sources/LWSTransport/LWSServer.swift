@@ -63,9 +63,22 @@ final class LWSServer {
 
     /// A dynamic HTTP response whose body is still being written.
     private struct PendingHTTPResponse {
+        let request: HTTPRequest
+        let status: Int
         var body: [UInt8]
         var written = 0
+        /// Another request arrived behind this one (pipelined) before its body was out: lws has parsed
+        /// it already, so it cannot be answered after this one; the connection closes after this body.
+        var closeAfter = false
+        /// When the last piece was handed to lws: a drop long after it was a stalled reader.
+        var lastProgress = ContinuousClock.now
     }
+
+    /// How many WebSockets may be open: the configured cap, lowered so that plain HTTP (e.g. `/healthz`)
+    /// still finds a free descriptor when they are all taken.
+    let effectiveMaxConnections: Int
+    /// The descriptors libwebsockets may hold for connections (fd_limit_per_thread).
+    let connectionDescriptorLimit: Int
 
     init(configuration: WebServerConfiguration, delegate: any WebServerDelegate) throws {
         try Self.validate(configuration)
@@ -75,10 +88,14 @@ final class LWSServer {
         self.configuration = configuration
         self.delegate = delegate
         self.pathPolicy = pathPolicy
+        let descriptors = Self.connectionDescriptorLimit(configuration)
+        connectionDescriptorLimit = descriptors
+        // Keep an eighth of the descriptors (at least 4) for HTTP requests and upgrades being refused.
+        effectiveMaxConnections = min(configuration.maxConnections, max(1, descriptors - max(4, descriptors / 8)))
         self.upgradePolicy = UpgradePolicy(
             webSocketPath: configuration.webSocketPath,
             allowedOrigins: configuration.allowedOrigins,
-            maxConnections: configuration.maxConnections
+            maxConnections: effectiveMaxConnections
         )
         self.hostPolicy = HostPolicy(listenHost: configuration.host)
         scratchCapacity = Int(SHIM_LWS_PRE) + Self.fragmentBytes
@@ -120,12 +137,31 @@ final class LWSServer {
         guard configuration.apiMounts.allSatisfy({ $0.hasPrefix("/") && $0.count > 1 && $0.utf8.count < 255 }) else {
             throw WebServerError.invalidConfiguration("apiMounts must be paths like /api")
         }
+        guard configuration.httpStallTimeoutSeconds > 0, configuration.reservedFileDescriptors >= 0 else {
+            throw WebServerError.invalidConfiguration(
+                "httpStallTimeoutSeconds must be positive and reservedFileDescriptors not negative")
+        }
+        guard configuration.maxRequestHeaderBytes >= 1024,
+            configuration.headerBufferBytes > configuration.maxRequestHeaderBytes,
+            configuration.headerBufferBytes <= Int(UInt16.max)
+        else {
+            throw WebServerError.invalidConfiguration(
+                "maxRequestHeaderBytes must be at least 1024 and below headerBufferBytes, which is at most 65535")
+        }
         if configuration.pingIntervalSeconds > 0,
             configuration.hangupSeconds <= configuration.pingIntervalSeconds
                 || configuration.hangupSeconds > Int(UInt16.max)
         {
             throw WebServerError.invalidConfiguration("hangupSeconds must exceed pingIntervalSeconds")
         }
+    }
+
+    /// The descriptors left for connections under the soft RLIMIT_NOFILE once the reserve is kept free
+    /// (at most half the limit is reserved, so a low limit still serves a few connections).
+    static func connectionDescriptorLimit(_ configuration: WebServerConfiguration) -> Int {
+        let soft = min(FileDescriptorLimit.current.soft, 1 << 20)
+        let reserved = min(configuration.reservedFileDescriptors, soft / 2)
+        return max(8, soft - reserved)
     }
 
     // MARK: - Context
@@ -184,6 +220,14 @@ final class LWSServer {
         // lws_context_user() hands this back in every callback; the server outlives its context.
         contextInfo.user = Unmanaged.passUnretained(self).toOpaque()
         contextInfo.port = CONTEXT_PORT_NO_LISTEN
+        // lws parses a request head into this buffer and drops the connection unanswered when it overflows
+        // (parsers.c "Ran out of header data space"): keep it well above maxRequestHeaderBytes, which is
+        // answered with 431 below.
+        contextInfo.max_http_header_data = UInt16(configuration.headerBufferBytes)
+        // lws stops polling the listen socket when its table of descriptors is full (pollfd.c), but on
+        // EMFILE it logs and retries at once, a busy loop: size the table below the soft limit, so that
+        // accept() never meets EMFILE. lws adds 2 for its own descriptors.
+        contextInfo.fd_limit_per_thread = UInt32(max(4, connectionDescriptorLimit - 2))
         guard let context = lws_create_context(&contextInfo) else {
             throw WebServerError.contextCreationFailed
         }
@@ -420,7 +464,7 @@ final class LWSServer {
             return 0
 
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
-            return confirmUpgrade(wsi, to: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
+            return confirmUpgrade(wsi, to: input)
 
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             // Already vetted in HTTP_CONFIRM_UPGRADE; re-checked in case lws skipped that step.
@@ -431,19 +475,21 @@ final class LWSServer {
 
         case LWS_CALLBACK_RECEIVE:
             guard let connection = connection(user) else { return 0 }
+            if let refusal = frameRefusal(connection) { return refusal }
             return received(connection, input, length)
+
+        case LWS_CALLBACK_RECEIVE_PONG:
+            guard let connection = connection(user) else { return 0 }
+            return frameRefusal(connection) ?? 0
 
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let connection = connection(user) else { return 0 }
             return writeable(connection)
 
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-            // `in` holds the peer's close code (network order) and reason; returning 0 lets lws echo it.
-            if let connection = connection(user), length >= 2, let input {
-                let bytes = input.assumingMemoryBound(to: UInt8.self)
-                connection.peerCloseCode = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
-            }
-            return 0
+            guard let connection = connection(user) else { return 0 }
+            if let refusal = frameRefusal(connection) { return refusal }
+            return peerClosed(connection, input.map { UnsafeRawBufferPointer(start: $0, count: length) })
 
         case LWS_CALLBACK_CLOSED:
             guard let id = sessionID(user), let connection = connections.removeValue(forKey: id) else { return 0 }
@@ -454,6 +500,9 @@ final class LWSServer {
             return 0
 
         case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+            if LWSHeaders.totalLength(wsi) > configuration.maxRequestHeaderBytes {
+                return refuse(wsi, status: 431, "Request Header Fields Too Large\n")
+            }
             guard hostPolicy.accepts(LWSHeaders.value(wsi, WSI_TOKEN_HOST)) else {
                 _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_FORBIDDEN.rawValue), nil)
                 return 1
@@ -470,6 +519,14 @@ final class LWSServer {
         case LWS_CALLBACK_HTTP:
             return httpRequest(wsi, user)
 
+        // lws 4.1.6 answers a request pipelined behind a static file with a 403 of its own (it re-parses
+        // what it buffered during the file wrongly, with no callback): the connection closes once a file is
+        // out, so a request behind it is sent again on a new connection (RFC 9112 §9.3.2). lws offers no
+        // way to add `connection: close` to its file answers (ADD_HEADERS is not raised for them in 4.1.6).
+        case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+            // Raised once the whole file is written (lws waits for its buffered output first): -1 closes.
+            return -1
+
         case LWS_CALLBACK_HTTP_WRITEABLE:
             if let id = sessionID(user), httpResponses[id] != nil {
                 return httpWriteable(wsi, id)
@@ -477,7 +534,9 @@ final class LWSServer {
             return lws_callback_http_dummy(wsi, reason, user, input, length)
 
         case LWS_CALLBACK_HTTP_DROP_PROTOCOL, LWS_CALLBACK_CLOSED_HTTP:
-            if let id = sessionID(user) { httpResponses[id] = nil }
+            if let id = sessionID(user), let pending = httpResponses.removeValue(forKey: id) {
+                reportDrop(pending)
+            }
             return lws_callback_http_dummy(wsi, reason, user, input, length)
 
         default:
@@ -509,12 +568,31 @@ final class LWSServer {
         return refusal
     }
 
-    private func confirmUpgrade(_ wsi: OpaquePointer, to upgrade: String?) -> Int32 {
-        // Other upgrades (h2c) keep lws's own handling.
-        guard upgrade?.lowercased() == "websocket" else { return 0 }
+    private func confirmUpgrade(_ wsi: OpaquePointer, to upgrade: UnsafeMutableRawPointer?) -> Int32 {
+        let name = upgrade.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }?.lowercased()
+        if LWSHeaders.totalLength(wsi) > configuration.maxRequestHeaderBytes {
+            return refuse(wsi, status: 431, "Request Header Fields Too Large\n")
+        }
+        guard name == "websocket" else {
+            // h2c would switch to HTTP/2, whose requests reach the mounts without the Host check and the
+            // filters of this file; lws 4.1.6 has no option to turn it off. An empty upgrade name makes lws
+            // go on as if none was asked for (server.c): the request is answered over HTTP/1.1.
+            if let upgrade, name != nil { upgrade.assumingMemoryBound(to: CChar.self).pointee = 0 }
+            return 0
+        }
         guard let refusal = refusal(forUpgrade: wsi) else { return 0 }
-        // >0 tells lws we answered the request ourselves.
-        _ = lws_return_http_status(wsi, UInt32(refusal.status), nil)
+        return refuse(wsi, status: refusal.status, refusal.text)
+    }
+
+    /// Answers the request on `wsi` with `status` and `text` and closes the connection; returns what the
+    /// callback returns (1: lws must not handle the request further).
+    ///
+    /// lws_return_http_status would do, but before lws has parsed the request's version (in
+    /// HTTP_CONFIRM_UPGRADE) it answers `HTTP/1.0`, which WebSocket clients may refuse to read.
+    private func refuse(_ wsi: OpaquePointer, status: Int, _ text: String) -> Int32 {
+        let response = HTTPResponse.text(text, status: status)
+        guard writeHeaders(wsi, response, closing: true) else { return -1 }
+        _ = write(wsi, response.body[...], protocol: LWS_WRITE_HTTP_FINAL)
         return 1
     }
 
@@ -552,9 +630,53 @@ final class LWSServer {
         if lws_is_final_fragment(wsi) != 0 {
             let message = connection.inbound
             connection.inbound = []
+            // RFC 6455 §8.1: a text message that is not UTF-8 fails the connection with 1007.
+            guard String(validating: message, as: UTF8.self) != nil else {
+                return fail(connection, code: 1007, reason: "text message is not UTF-8")
+            }
             delegate?.connection(connection.id, received: message)
         }
         return 0
+    }
+
+    // MARK: - RFC 6455 checks lws 4.1.6 leaves out
+
+    /// -1 (after setting the close frame) if the frame being delivered breaks a rule lws does not check
+    /// itself; nil to go on.
+    private func frameRefusal(_ connection: LWSServerConnection) -> Int32? {
+        // RFC 6455 §5.1: every frame from a client is masked; the server must fail the connection.
+        if LWSFrameMask.isMasked(connection.wsi) == false {
+            return fail(connection, code: 1002, reason: "client frames must be masked")
+        }
+        return nil
+    }
+
+    /// The peer's close frame (its payload in `payload`): recorded and echoed if valid, else answered with
+    /// 1002 (a 1-byte payload or a code RFC 6455 §7.4 does not allow) or 1007 (a reason that is not UTF-8).
+    ///
+    /// lws has already replaced codes below 1000, 1004-1006 and 1012-2999 with 1002 in `payload`, which it
+    /// then echoes; it lets 1-byte payloads, codes from 5000 up and any reason through.
+    private func peerClosed(_ connection: LWSServerConnection, _ payload: UnsafeRawBufferPointer?) -> Int32 {
+        guard let payload, !payload.isEmpty else { return 0 }  // no status code: allowed
+        guard payload.count >= 2 else { return fail(connection, code: 1002, reason: "close payload of 1 byte") }
+        let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+        guard (1000...1003).contains(code) || (1007...1011).contains(code) || (3000...4999).contains(code) else {
+            return fail(connection, code: 1002, reason: "invalid close code \(code)")
+        }
+        guard String(validating: payload[2...], as: UTF8.self) != nil else {
+            return fail(connection, code: 1007, reason: "close reason is not UTF-8")
+        }
+        connection.peerCloseCode = code
+        return 0  // lws echoes the close frame
+    }
+
+    /// Closes at once with `code`: lws sends the close frame when the callback returns -1.
+    private func fail(_ connection: LWSServerConnection, code: UInt16, reason: String) -> Int32 {
+        connection.inbound = []
+        connection.discardingInbound = true
+        connection.sentCloseCode = code
+        LWSCloseReason.set(connection.wsi, code: code, reason: reason)
+        return -1
     }
 
     private func violate(_ connection: LWSServerConnection, _ violation: InboundViolation) {
@@ -612,6 +734,15 @@ final class LWSServer {
             _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_INTERNAL_SERVER_ERROR.rawValue), nil)
             return 1
         }
+        // lws parses a pipelined request as soon as the previous one's callback returns, even while that
+        // one's body is still being written (and holding the input back with lws_rx_flow_control also
+        // stops the writes: rops_handle_POLLIN_h1 returns early for a flow-controlled wsi). A request that
+        // arrives behind an unfinished body is therefore not answered: the connection closes after that
+        // body, and the client sends the request again on a new one (RFC 9112 §9.3.2).
+        if let previous = sessionID(user), httpResponses[previous] != nil {
+            httpResponses[previous]?.closeAfter = true
+            return 0
+        }
         lastHTTPID += 1
         let id = lastHTTPID | (1 << 63)  // never collides with WebSocket ids
         shim_lws_set_session_id(user, id)
@@ -632,12 +763,38 @@ final class LWSServer {
         if request?.method == "HEAD" || response.body.isEmpty {
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         }
-        httpResponses[id] = PendingHTTPResponse(body: response.body)
+        if response.body.count <= Self.fragmentBytes {
+            // Small answers go out now, so pipelined requests behind them are answered in order: lws keeps
+            // what the socket does not take and parses the next request only once it is written.
+            guard write(wsi, response.body[...], protocol: LWS_WRITE_HTTP_FINAL) else { return -1 }
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        }
+        httpResponses[id] = PendingHTTPResponse(
+            request: request ?? HTTPRequest(method: "GET", path: ""), status: response.status, body: response.body)
+        refreshStallTimeout(wsi)
         lws_callback_on_writable(wsi)
         return 0
     }
 
-    private func writeHeaders(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Bool {
+    // lws's HTTP timeout (5 s from the end of the request head, PENDING_TIMEOUT_HTTP_CONTENT) is not
+    // restarted by our writes: without this a reader slower than 5 s for the whole answer loses the rest.
+    private func refreshStallTimeout(_ wsi: OpaquePointer) {
+        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Int32(clamping: configuration.httpStallTimeoutSeconds))
+    }
+
+    private func reportDrop(_ pending: PendingHTTPResponse) {
+        let idle = ContinuousClock.now - pending.lastProgress
+        // lws's timeouts have a resolution of about a second.
+        let stalled = idle >= .seconds(configuration.httpStallTimeoutSeconds) - .milliseconds(1_500)
+        delegate?.httpResponseDropped(
+            HTTPResponseDrop(
+                request: pending.request, status: pending.status, bytesWritten: pending.written,
+                bodyBytes: pending.body.count,
+                reason: stalled ? .readerStalled(seconds: configuration.httpStallTimeoutSeconds) : .closedByClient
+            ))
+    }
+
+    private func writeHeaders(_ wsi: OpaquePointer, _ response: HTTPResponse, closing: Bool = false) -> Bool {
         let start = scratch + Int(SHIM_LWS_PRE)
         let end = scratch + scratchCapacity
         var position: UnsafeMutablePointer<UInt8>? = start
@@ -649,12 +806,28 @@ final class LWSServer {
                 lws_filepos_t(response.body.count), &position, end
             ) == 0
         else { return false }
-        let added = LWSHeaders.add(wsi, name: "cache-control:", value: "no-store", at: &position, end: end)
+        // Before lws has parsed the request's version it writes an HTTP/1.0 status line; every client
+        // here speaks HTTP/1.1 (lws itself answers nothing else).
+        if start.pointee == UInt8(ascii: "H"), memcmp(start, "HTTP/1.0 ", 9) == 0 {
+            (start + 7).pointee = UInt8(ascii: "1")
+        }
+        var added = LWSHeaders.add(wsi, name: "cache-control:", value: "no-store", at: &position, end: end)
+        if closing { added = added && LWSHeaders.add(wsi, name: "connection:", value: "close", at: &position, end: end) }
         return added && lws_finalize_write_http_header(wsi, start, &position, end) == 0
     }
 
     private func httpWriteable(_ wsi: OpaquePointer, _ id: UInt64) -> Int32 {
         guard var pending = httpResponses[id] else { return 0 }
+        if pending.written == pending.body.count {
+            // Only a response that must close after its body waits here: lws sends one more WRITEABLE once
+            // it has written what the socket did not take, and closing earlier would lose that tail.
+            if lws_partial_buffered(wsi) != 0 {
+                lws_callback_on_writable(wsi)
+                return 0
+            }
+            httpResponses[id] = nil
+            return -1
+        }
         let end = min(pending.body.count, pending.written + Self.fragmentBytes)
         let isLast = end == pending.body.count
         guard
@@ -664,7 +837,9 @@ final class LWSServer {
             )
         else { return -1 }
         pending.written = end
-        if isLast {
+        pending.lastProgress = ContinuousClock.now
+        refreshStallTimeout(wsi)
+        if isLast, !pending.closeAfter {
             httpResponses[id] = nil
             // Nonzero means the connection must close now (no keep-alive).
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0

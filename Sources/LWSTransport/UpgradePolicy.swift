@@ -19,6 +19,15 @@ struct UpgradePolicy: Sendable {
             case .overCapacity: 503
             }
         }
+
+        /// The plain-text body answered.
+        var text: String {
+            switch self {
+            case .wrongPath: "Not Found\n"
+            case .foreignOrigin, .foreignHost: "Forbidden\n"
+            case .overCapacity: "Service Unavailable: the server holds as many WebSockets as it may\n"
+            }
+        }
     }
 
     let webSocketPath: String

@@ -32,6 +32,20 @@ public struct WebServerConfiguration: Sendable {
     public var shutdownGraceMilliseconds: Int = 2_000
     /// URL path prefixes routed to ``WebServerDelegate/handle(_:)`` instead of the file mount.
     public var apiMounts: [String] = ["/api", "/healthz"]
+    /// How long an HTTP answer may wait for its reader: every write of a dynamic answer restarts this
+    /// clock, so a reader that keeps reading gets the whole answer however slowly it reads; one that
+    /// reads nothing for this long is dropped and reported (``WebServerDelegate/httpResponseDropped(_:)``).
+    public var httpStallTimeoutSeconds: Int = 30
+    /// The most request-header bytes served (the request line and the values of the headers
+    /// libwebsockets knows, such as `Cookie`); a request with more gets HTTP 431. libwebsockets' own
+    /// header buffer is ``headerBufferBytes``: a request head larger than that is dropped unanswered.
+    public var maxRequestHeaderBytes: Int = 16 * 1024
+    /// libwebsockets' per-request header buffer (at most 65,535 bytes); must exceed ``maxRequestHeaderBytes``.
+    public var headerBufferBytes: Int = 32 * 1024
+    /// File descriptors kept free for everything but connections (log and trace files, the terminal,
+    /// libraries). libwebsockets accepts connections only while the process holds fewer than the soft
+    /// `RLIMIT_NOFILE` minus this many, so it never runs into `EMFILE`; see ``FileDescriptorLimit``.
+    public var reservedFileDescriptors: Int = 64
 
     /// A configuration serving `publicDirectory`, with defaults for everything else.
     public init(publicDirectory: String) {

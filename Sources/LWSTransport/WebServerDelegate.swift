@@ -5,7 +5,7 @@
 public protocol WebServerDelegate: AnyObject {
     /// A WebSocket completed its handshake.
     func connectionOpened(_ id: ConnectionID)
-    /// One whole, reassembled text message (UTF-8 bytes, not validated).
+    /// One whole, reassembled text message (valid UTF-8: other text closes the connection with 1007).
     func connection(_ id: ConnectionID, received text: [UInt8])
     /// The transport refused a message; after this callback returns it writes what the delegate
     /// queued (e.g. an `error` frame) and then closes with ``InboundViolation/closeCode``.
@@ -19,8 +19,16 @@ public protocol WebServerDelegate: AnyObject {
     /// Whether one more WebSocket may open now, asked before its handshake is answered; false answers
     /// HTTP 503, like ``WebServerConfiguration/maxConnections``.
     func admitsConnection() -> Bool
+    /// An answer of ``handle(_:)`` was cut off: its reader stalled past
+    /// ``WebServerConfiguration/httpStallTimeoutSeconds`` or closed early. The default writes
+    /// ``HTTPResponseDrop/description`` through ``LWSLog`` (standard error unless redirected).
+    func httpResponseDropped(_ drop: HTTPResponseDrop)
 }
 
 extension WebServerDelegate {
     public func admitsConnection() -> Bool { true }
+
+    public func httpResponseDropped(_ drop: HTTPResponseDrop) {
+        LWSLog.report(drop.description)
+    }
 }

@@ -11,8 +11,9 @@ enum APIRoutes {
     static let maxResponseBytes = 8 * 1024 * 1024
 
     static func handle(_ request: HTTPRequest, host: SessionHost) -> HTTPResponse? {
-        guard request.method == "GET" else {
-            return problem("only GET is supported", status: 405)
+        // HEAD answers like GET; the transport leaves the body out.
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return problem("only GET and HEAD are supported", status: 405)
         }
         switch request.path {
         case "/healthz":

@@ -15,6 +15,7 @@ public final class PlaygroundServer: @unchecked Sendable {
     /// Binds the port and prepares the logs; serving starts with `run()`.
     public init(options: PlaygroundOptions) throws {
         var options = options
+        let descriptors = Self.fitToDescriptorLimit(&options)
         let fitting = Self.itemsFittingOneResume(options)
         if fitting < options.maxSessionItems {
             StandardError.writeLine(
@@ -32,10 +33,35 @@ public final class PlaygroundServer: @unchecked Sendable {
         configuration.allowedOrigins = options.allowedOrigins
         // Sessions and connections still to say hello each have their own cap (SessionHost.admitsConnection).
         configuration.maxConnections = options.maxSessions + options.maxConnecting
+        configuration.reservedFileDescriptors = descriptors.reserved
         configuration.maxMessageBytes = options.maxMessageBytes
         configuration.maxOutboundBytes = options.maxOutboundBytes
         server = try WebServer(configuration: configuration, delegate: host)
         host.server = server
+    }
+
+    /// Raises the open-file limit as far as the process may, and lowers `--max-sessions` and
+    /// `--max-connecting` (with one warning) until every session, connection and trace file fits under
+    /// it with a reserve left for HTTP, the logs and the libraries: past the limit a server cannot even
+    /// refuse a connection properly. Returns the descriptors the transport must leave free.
+    static func fitToDescriptorLimit(_ options: inout PlaygroundOptions) -> (limit: Int, reserved: Int) {
+        let limit = FileDescriptorLimit.raiseSoftLimitToHard()
+        let reserve = min(64, limit / 4)
+        let available = limit - reserve
+        // A connected session holds its socket and, when recording, its trace file.
+        let perSession = options.logDirectory == nil ? 1 : 2
+        if options.maxSessions * perSession + options.maxConnecting > available {
+            let requested = (options.maxSessions, options.maxConnecting)
+            options.maxConnecting = max(1, min(options.maxConnecting, available / 8))
+            options.maxSessions = max(1, min(options.maxSessions, (available - options.maxConnecting) / perSession))
+            StandardError.writeLine(
+                "scroll-playground: the open-file limit (\(limit)) holds \(options.maxSessions) sessions and "
+                    + "\(options.maxConnecting) connecting WebSockets, not \(requested.0) and \(requested.1): "
+                    + "raise it with ulimit -n for more")
+        }
+        // Trace files are opened beside the transport's sockets: keep their descriptors free too.
+        let traceFiles = options.logDirectory == nil ? 0 : options.maxSessions
+        return (limit, reserve + traceFiles)
     }
 
     /// The most items whose `replace` (a resume) fits in the outbound cap with room to spare: the largest

@@ -62,6 +62,7 @@ final class RecordingDelegate: WebServerDelegate, @unchecked Sendable {
         var violations: [(ConnectionID, InboundViolation)] = []
         var closed: [ConnectionID: UInt16?] = [:]
         var outboundAfterBurst: Int?
+        var httpDrops: [HTTPResponseDrop] = []
     }
 
     weak var server: WebServer?
@@ -109,10 +110,15 @@ final class RecordingDelegate: WebServerDelegate, @unchecked Sendable {
             let query = request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
             return .text("\(request.method) \(request.path) \(query)")
         case "/api/big":
-            return .json(Array(repeating: UInt8(ascii: "x"), count: 200_000))
+            let count = request.query["bytes"].flatMap { Int($0) } ?? 200_000
+            return .json(Array(repeating: UInt8(ascii: "x"), count: count))
         default:
             return nil
         }
+    }
+
+    func httpResponseDropped(_ drop: HTTPResponseDrop) {
+        log.update { $0.httpDrops.append(drop) }
     }
 
     /// Waits until `count` connections have closed; their codes by id.

@@ -81,6 +81,23 @@ final class RawWebSocket {
         try sendAll(Array(Self.frame(opcode: 0x1, payload: Array(text.utf8)).prefix(count)))
     }
 
+    /// Sends one frame as given: `masked: false` breaks RFC 6455 §5.1 on purpose.
+    func sendFrame(opcode: UInt8, payload: [UInt8], masked: Bool = true, fin: Bool = true) throws {
+        try sendAll(Self.frame(opcode: opcode, payload: payload, masked: masked, fin: fin))
+    }
+
+    /// Reads frames until the server's close frame; its code (nil without one) and reason bytes.
+    func receiveCloseFrame(maxFrames: Int = 10_000) throws -> (code: UInt16?, reason: [UInt8]) {
+        for _ in 0..<maxFrames {
+            let (_, opcode, payload) = try readFrame()
+            if opcode == 0x8 {
+                let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
+                return (code, Array(payload.dropFirst(2)))
+            }
+        }
+        throw Failure.timedOut
+    }
+
     /// Sends a close frame with `code`.
     func sendClose(code: UInt16 = 1000) throws {
         try sendAll(Self.frame(opcode: 0x8, payload: [UInt8(code >> 8), UInt8(code & 0xFF)]))
@@ -130,15 +147,17 @@ final class RawWebSocket {
 
     // MARK: - Frames
 
-    static func frame(opcode: UInt8, payload: [UInt8]) -> [UInt8] {
-        var frame: [UInt8] = [0x80 | opcode]
+    static func frame(opcode: UInt8, payload: [UInt8], masked: Bool = true, fin: Bool = true) -> [UInt8] {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+        let maskBit: UInt8 = masked ? 0x80 : 0
         switch payload.count {
-        case ..<126: frame.append(0x80 | UInt8(payload.count))
-        case ..<65_536: frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        case ..<126: frame.append(maskBit | UInt8(payload.count))
+        case ..<65_536: frame += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         default:
-            frame.append(0x80 | 127)
+            frame.append(maskBit | 127)
             frame += (0..<8).reversed().map { UInt8((UInt64(payload.count) >> (8 * UInt64($0))) & 0xFF) }
         }
+        guard masked else { return frame + payload }
         let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }

@@ -25,9 +25,18 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Starts the server with `arguments` and waits (bounded) for its start line.
-    init(_ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        process.executableURL = Self.executable
-        process.arguments = ["--port", "0", "--public", Self.packageRoot.appendingPathComponent("Public").path] + arguments
+    /// `launcher` runs the executable through another program, e.g. `["/usr/bin/prlimit", "--nofile=64:64", "--"]`
+    /// (which execs it, so ``process``'s pid is the server's).
+    init(_ arguments: [String] = [], launcher: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let serverArguments =
+            ["--port", "0", "--public", Self.packageRoot.appendingPathComponent("Public").path] + arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [Self.executable.path] + serverArguments
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = serverArguments
+        }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

@@ -1,0 +1,128 @@
+import Testing
+
+@testable import LWSTransport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Dynamic HTTP answers reach readers that read slowly or pause, and a reader that stops is dropped
+/// after the stall timeout and reported. The readers shrink their receive buffer, so the kernel cannot
+/// take the whole answer off the server's hands. Under lws's own 5 s timeout both readers got about
+/// 2 MB of a larger answer (measured on this machine): 3 MB leaves a clear margin.
+@Suite(.timeLimit(.minutes(2)))
+struct SlowReaderTests {
+    static let answerBytes = 3_000_000
+
+    @Test func aSlowReaderAndAPausingReaderGetTheWholeAnswer() throws {
+        let server = try TestServer()
+        let path = "/api/big?bytes=\(Self.answerBytes)"
+        let slow = try PacedReader(port: server.port, path: path)
+        let pausing = try PacedReader(port: server.port, path: path)
+        let results = Monitor<[String: PacedReader.Result]>([:])
+        let threads = [
+            ServiceThread { results.update { $0["slow"] = slow.read(bytesPerSecond: 300_000) } },
+            ServiceThread { results.update { $0["pausing"] = pausing.read(pauseFirst: .seconds(6)) } },
+        ]
+        let all = try #require(results.wait(timeout: .seconds(60)) { $0.count == 2 ? $0 : nil })
+        for thread in threads { thread.join() }
+        for (name, result) in all {
+            #expect(result.contentLength == Self.answerBytes, "\(name): \(result)")
+            #expect(result.bodyBytes == Self.answerBytes, "\(name) got \(result.bodyBytes) of \(Self.answerBytes) bytes")
+        }
+        #expect(server.delegate.log.update { $0.httpDrops }.isEmpty)
+    }
+
+    @Test func aReaderThatStopsIsDroppedAfterTheStallTimeoutAndReported() throws {
+        let server = try TestServer { $0.httpStallTimeoutSeconds = 2 }
+        let reader = try PacedReader(port: server.port, path: "/api/big?bytes=\(Self.answerBytes)")
+        // It never reads: the server is left with most of the answer.
+        let drops = try #require(
+            server.delegate.log.wait(timeout: .seconds(20)) { $0.httpDrops.isEmpty ? nil : $0.httpDrops })
+        #expect(drops.count == 1)
+        let drop = try #require(drops.first)
+        #expect(drop.reason == .readerStalled(seconds: 2))
+        #expect(drop.request.path == "/api/big")
+        #expect(drop.status == 200)
+        #expect(drop.bodyBytes == Self.answerBytes)
+        #expect(drop.bytesWritten < Self.answerBytes)
+        #expect(drop.description.hasPrefix("HTTP answer cut off: GET /api/big 200"))
+        // What it reads afterwards ends early: the connection was closed.
+        let result = reader.read(pauseFirst: .zero)
+        #expect(result.bodyBytes < Self.answerBytes)
+    }
+}
+
+/// An HTTP/1.1 GET over a raw socket with a 4 KiB receive buffer, read at a chosen pace.
+final class PacedReader: @unchecked Sendable {
+    // @unchecked: used by one thread at a time.
+    struct Result: Sendable, CustomStringConvertible {
+        var contentLength: Int?
+        var bodyBytes: Int
+        var description: String { "content-length \(contentLength.map(String.init) ?? "none"), body \(bodyBytes)" }
+    }
+
+    private let fd: Int32
+
+    init(port: Int, path: String) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var size: Int32 = 4096
+        // Before connect, so the window starts small.
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var timeout = timeval(tv_sec: 40, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw HTTPProbe.Failure.socketError(errno)
+        }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    deinit { close(fd) }
+
+    /// Reads to the end of the connection, first pausing `pause`, then at most `bytesPerSecond`.
+    func read(pauseFirst pause: Duration = .zero, bytesPerSecond: Int? = nil) -> Result {
+        if pause > .zero { sleepFor(pause) }  // the pause is the behaviour under test
+        let started = ContinuousClock.now
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            received += buffer[..<count]
+            if let rate = bytesPerSecond {
+                // Hold the pace: the time this many bytes take at `rate`.
+                let due = started + .milliseconds(received.count * 1000 / rate)
+                let now = ContinuousClock.now
+                if due > now { sleepFor(due - now) }
+            }
+        }
+        guard let end = Self.headEnd(received) else { return Result(contentLength: nil, bodyBytes: 0) }
+        let head = String(decoding: received[..<end], as: UTF8.self).lowercased()
+        let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingPrefix(" ")) }
+        return Result(contentLength: length, bodyBytes: received.count - end - 4)
+    }
+
+    private func sleepFor(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+
+    private static func headEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        return (0...(bytes.count - 4)).first { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }
+    }
+}

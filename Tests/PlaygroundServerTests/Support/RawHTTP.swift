@@ -1,0 +1,95 @@
+import LWSTransport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One connection carrying raw bytes (pipelined requests, odd request lines), read until the server
+/// closes it or goes quiet; every wait is bounded.
+enum RawHTTP {
+    /// One response read off the connection.
+    struct Response: Equatable {
+        var statusLine: String
+        var headers: [String: String]
+        var body: [UInt8]
+        var status: Int { statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0 }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    /// What came back: the responses in order, whether the server closed, and any bytes left over.
+    struct Exchange {
+        var responses: [Response]
+        var closedByServer: Bool
+        var leftover: [UInt8]
+    }
+
+    /// Sends `request` and reads until the server closes or sends nothing for `quiet`.
+    static func exchange(port: Int, _ request: [UInt8], quiet: Duration = .seconds(2)) throws -> Exchange {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw HTTPProbe.Failure.socketError(errno) }
+        var timeout = timeval(tv_sec: Int(quiet.components.seconds), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var offset = 0
+        while offset < request.count {
+            let sent = request[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { break }  // the server may close before reading everything
+            offset += sent
+        }
+        var received: [UInt8] = []
+        var closed = false
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while received.count < 64 << 20 {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                received += buffer[..<count]
+            } else {
+                closed = count == 0 || errno == ECONNRESET
+                break
+            }
+        }
+        var responses: [Response] = []
+        var rest = received[...]
+        while let end = headEnd(rest) {
+            let lines = String(decoding: rest[rest.startIndex..<end], as: UTF8.self).split(separator: "\r\n")
+            var headers: [String: String] = [:]
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...].drop(while: { $0 == " " }))
+            }
+            let length = headers["content-length"].flatMap { Int($0) } ?? 0
+            let bodyStart = end + 4
+            guard rest.endIndex - bodyStart >= length else { break }
+            responses.append(
+                Response(
+                    statusLine: String(lines.first ?? ""), headers: headers,
+                    body: Array(rest[bodyStart..<(bodyStart + length)])))
+            rest = rest[(bodyStart + length)...]
+        }
+        return Exchange(responses: responses, closedByServer: closed, leftover: Array(rest))
+    }
+
+    /// A GET with the usual Host header and `extra` header lines.
+    static func get(_ path: String, port: Int, method: String = "GET", extra: String = "") -> [UInt8] {
+        Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(extra)\r\n".utf8)
+    }
+
+    private static func headEnd(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        var index = bytes.startIndex
+        while index + 3 < bytes.endIndex {
+            if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 { return index }
+            index += 1
+        }
+        return nil
+    }
+}
