@@ -14,9 +14,9 @@ extension SessionState {
         case .configReceived(let fields):
             reconfigure(fields, into: &effects)
         case .refreshRequested:
-            triggerRefresh(trigger: "manual", geometrySeq: nil, into: &effects)
+            triggerRefresh(trigger: .manual, geometrySeq: nil, into: &effects)
         case .loadMoreRequested:
-            triggerLoad(trigger: "manual", geometrySeq: nil, into: &effects)
+            triggerLoad(trigger: .manual, geometrySeq: nil, into: &effects)
         case .resetRequested:
             reset(into: &effects)
         case .timerFired(let timer):
@@ -71,7 +71,7 @@ extension SessionState {
         cursor = items.count
         page = 1
         hasMore = available.map { cursor < $0 } ?? true
-        exhaustionLogged = false
+        pageLoad = .idle
         sendItems(.replace, items, into: &effects)
     }
 
@@ -81,23 +81,17 @@ extension SessionState {
     private mutating func reset(into effects: inout [SessionEffect]) {
         guard isOpen else { return }
         effects.append(.log(LogEntry(.sessionReset, ["replaced": .int(items.count)])))
-        if let load = pageLoad { cancelLoad(load, reason: "reset", into: &effects) }
-        if let operation = refresh {
-            effects.append(.cancel(.refresh(operation.token)))
-            refresh = nil
-        }
-        if refreshHoldPending {
-            effects.append(.cancel(.refreshHold))
-            refreshHoldPending = false
-        }
-        refreshing = false
+        if let load = loadInFlight { cancelLoad(load, reason: .reset, into: &effects) }
+        if let operation = refresh.operation { effects.append(.cancel(.refresh(operation.token))) }
+        if refresh.holdRunning { effects.append(.cancel(.refreshHold)) }
+        refresh = .idle
         reachedBottom = false
         memory = RuleMemory()
         shadows = [:]
         bottomDisagreement = nil
         loadInitialItems(into: &effects)
         effects.append(.send(.command(name: "scrollToTop")))
-        effects.append(.log(LogEntry(.scrollToTop, ["trigger": "reset"])))
+        effects.append(.log(LogEntry(.scrollToTop, ["trigger": JSONValue(Trigger.reset)])))
     }
 
     // MARK: Geometry
@@ -125,16 +119,16 @@ extension SessionState {
                 ["distance": .number(memory.pull.distance), "threshold": .number(config.pullThreshold)])))
         }
         if verdict.refreshFires {
-            triggerRefresh(trigger: "pull", geometrySeq: seq, into: &effects)
+            triggerRefresh(trigger: .pull, geometrySeq: seq, into: &effects)
         }
         if verdict.loadFires {
-            triggerLoad(trigger: "bottom", geometrySeq: seq, into: &effects)
+            triggerLoad(trigger: .bottom, geometrySeq: seq, into: &effects)
         }
         if verdict.returnedToOrigin {
             effects.append(.send(.command(name: "scrollToTop")))
             effects.append(.log(LogEntry(.scrollToTop, geometrySeq: seq)))
         }
-        if config.preset == .offsetObserving {
+        if config.preset.behavior.observesOrigin {
             observeOrigin(now: now, into: &effects)
         }
         if config.compare {
@@ -144,12 +138,12 @@ extension SessionState {
 
     /// `offsetObserving`: logs the origin at most every 100 ms, and the last one held back once it settles.
     private mutating func observeOrigin(now: Int64, into effects: inout [SessionEffect]) {
-        guard let origin = currentOrigin, origin != loggedOrigin else { return }
+        guard let origin = currentOrigin, origin != originLog.last?.origin else { return }
         let interval: Int64 = 100
-        if let last = loggedOriginAt, now - last < interval {
-            if !originFlushPending {
-                originFlushPending = true
-                effects.append(.schedule(.originFlush, afterMilliseconds: Int(interval - (now - last))))
+        if let last = originLog.last, now - last.at < interval {
+            if !originLog.flushScheduled {
+                originLog.flushScheduled = true
+                effects.append(.schedule(.originFlush, afterMilliseconds: Int(interval - (now - last.at))))
             }
             return
         }
@@ -157,15 +151,14 @@ extension SessionState {
     }
 
     private mutating func logOrigin(_ origin: ScrollPoint, now: Int64, into effects: inout [SessionEffect]) {
-        loggedOrigin = origin
-        loggedOriginAt = now
+        originLog.last = OriginLog.Entry(origin: origin, at: now)
         effects.append(.log(LogEntry(
             .offsetChanged, geometrySeq: lastGeometry?.seq, ["origin": ["x": .number(origin.x), "y": .number(origin.y)]])))
     }
 
     /// The content's origin in the scroll view's coordinate space: the negated offset.
     private var currentOrigin: ScrollPoint? {
-        lastGeometry.map { ScrollPoint(x: -$0.geometry.contentOffset.x + 0, y: -$0.geometry.contentOffset.y + 0) }
+        lastGeometry.map { ScrollPoint(x: -$0.geometry.contentOffset.x, y: -$0.geometry.contentOffset.y) }
     }
 
     // MARK: Compare mode
@@ -220,38 +213,40 @@ extension SessionState {
 
     // MARK: Loading
 
-    private mutating func triggerLoad(trigger: String, geometrySeq: Int?, into effects: inout [SessionEffect]) {
+    private mutating func triggerLoad(trigger: Trigger, geometrySeq: Int?, into effects: inout [SessionEffect]) {
         guard isOpen else { return }
-        if var load = pageLoad {
+        if var load = loadInFlight {
             if !load.suppressionLogged {
                 load.suppressionLogged = true
-                pageLoad = load
+                pageLoad = .inFlight(load)
                 effects.append(.log(LogEntry(
                     .loadMoreSuppressed, geometrySeq: geometrySeq,
-                    ["trigger": .string(trigger), "reason": "loadInFlight", "page": .int(load.page)])))
+                    ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.loadInFlight), "page": .int(load.page)])))
             }
             return
         }
         guard hasMore else {
-            if !exhaustionLogged {
-                exhaustionLogged = true
+            if pageLoad != .exhausted {
+                pageLoad = .exhausted
                 effects.append(.log(LogEntry(.feedExhausted, geometrySeq: geometrySeq, ["total": .int(items.count)])))
-            } else if trigger == "manual" {
+            } else if trigger == .manual {
                 // A person pressed Load more: say why nothing happens (the bottom rule stays quiet, as before).
                 effects.append(.log(LogEntry(
-                    .loadMoreIgnored, ["trigger": .string(trigger), "reason": "feedExhausted", "total": .int(items.count)])))
+                    .loadMoreIgnored,
+                    ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.feedExhausted), "total": .int(items.count)])))
             }
             return
         }
-        if config.preset == .playground, refreshing {
+        if config.preset.behavior.suppressesLoadWhileRefreshing, refreshing {
             effects.append(.log(LogEntry(
-                .loadMoreSuppressed, geometrySeq: geometrySeq, ["trigger": .string(trigger), "reason": "refreshing"])))
+                .loadMoreSuppressed, geometrySeq: geometrySeq,
+                ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.refreshing)])))
             return
         }
         let latency = drawLatency(config.loadLatencyMs)
-        let load = PendingOperation(token: takeToken(), page: page + 1, willFail: drawFailure())
-        pageLoad = load
-        var data: [String: JSONValue] = ["page": .int(load.page), "trigger": .string(trigger), "latencyMs": .int(latency)]
+        let load = PageLoad(token: takeToken(), page: page + 1, willFail: drawFailure())
+        pageLoad = .inFlight(load)
+        var data: [String: JSONValue] = ["page": .int(load.page), "trigger": JSONValue(trigger), "latencyMs": .int(latency)]
         if let geometry = lastGeometry?.geometry.along(config.axis), geometry.contentLength != 0 {
             data["distanceToBottom"] = .number(geometry.distanceToBottom)
         }
@@ -259,16 +254,16 @@ extension SessionState {
         effects.append(.schedule(.pageLoad(load.token), afterMilliseconds: latency))
     }
 
-    private mutating func cancelLoad(_ load: PendingOperation, reason: String, into effects: inout [SessionEffect]) {
-        pageLoad = nil
+    private mutating func cancelLoad(_ load: PageLoad, reason: Reason, into effects: inout [SessionEffect]) {
+        pageLoad = .idle
         effects.append(.cancel(.pageLoad(load.token)))
-        effects.append(.log(LogEntry(.loadMoreCancelled, ["page": .int(load.page), "reason": .string(reason)])))
+        effects.append(.log(LogEntry(.loadMoreCancelled, ["page": .int(load.page), "reason": JSONValue(reason)])))
     }
 
-    private mutating func completeLoad(_ load: PendingOperation, into effects: inout [SessionEffect]) {
-        pageLoad = nil
+    private mutating func completeLoad(_ load: PageLoad, into effects: inout [SessionEffect]) {
+        pageLoad = .idle
         if load.willFail {
-            effects.append(.log(LogEntry(.loadMoreFailed, ["page": .int(load.page), "reason": "simulated failure"])))
+            effects.append(.log(LogEntry(.loadMoreFailed, ["page": .int(load.page), "reason": JSONValue(Reason.simulatedFailure)])))
             return
         }
         let available = pageableItems(besideRefreshed: items.count - cursor)
@@ -285,45 +280,44 @@ extension SessionState {
             ["page": .int(load.page), "added": .int(page.count), "total": .int(items.count), "hasMore": .bool(hasMore)])))
     }
 
-    /// `playground`: once the page shows the new items, the bottom rule is evaluated afresh.
+    /// Once the page shows the new items, presets that re-arm evaluate the bottom rule afresh.
     private mutating func rearmBottomRule() {
-        guard config.preset == .playground, let geometry = lastGeometry?.geometry.along(config.axis) else { return }
+        guard config.preset.behavior.rearmsBottomWhenItemsLand, let geometry = lastGeometry?.geometry.along(config.axis) else { return }
         memory.contentLengthAtLanding = geometry.contentLength
     }
 
     // MARK: Refreshing
 
-    private mutating func triggerRefresh(trigger: String, geometrySeq: Int?, into effects: inout [SessionEffect]) {
+    private mutating func triggerRefresh(trigger: Trigger, geometrySeq: Int?, into effects: inout [SessionEffect]) {
         guard isOpen else { return }
         // One refresh at a time. A pull meanwhile is silent (the indicator says so, and a held pull would
         // log on every frame); a person pressing Refresh is told why nothing happens.
-        guard refresh == nil, !(config.preset == .playground && refreshing) else {
-            if trigger == "manual" {
-                effects.append(.log(LogEntry(.refreshIgnored, ["trigger": .string(trigger), "reason": "refreshInFlight"])))
+        guard refresh.operation == nil else {
+            if trigger == .manual {
+                effects.append(.log(LogEntry(
+                    .refreshIgnored, ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.refreshInFlight)])))
             }
             return
         }
+        let behavior = config.preset.behavior
         let latency = drawLatency(config.refreshLatencyMs)
-        let operation = PendingOperation(token: takeToken(), page: 0, willFail: drawFailure())
-        refresh = operation
-        refreshing = true
-        var data: [String: JSONValue] = ["trigger": .string(trigger), "latencyMs": .int(latency)]
+        let operation = Refresh(token: takeToken(), willFail: drawFailure())
+        refresh = .inFlight(operation, hold: behavior.holdsRefreshIndicatorForFixedTime ? .running : .none)
+        var data: [String: JSONValue] = ["trigger": JSONValue(trigger), "latencyMs": .int(latency)]
         if geometrySeq != nil { data["distance"] = .number(memory.pull.distance) }
         effects.append(.log(LogEntry(.refreshStarted, geometrySeq: geometrySeq, data)))
         effects.append(.schedule(.refresh(operation.token), afterMilliseconds: latency))
-        if config.preset == .refreshOffsetObservable {
-            refreshHoldPending = true
+        if behavior.holdsRefreshIndicatorForFixedTime {
             effects.append(.schedule(.refreshHold, afterMilliseconds: config.refreshHoldMs))
         }
-        if config.preset == .playground, let load = pageLoad {
-            cancelLoad(load, reason: "refreshStarted", into: &effects)
+        if behavior.cancelsLoadOnRefresh, let load = loadInFlight {
+            cancelLoad(load, reason: .refreshStarted, into: &effects)
         }
     }
 
-    private mutating func completeRefresh(_ operation: PendingOperation, into effects: inout [SessionEffect]) {
-        refresh = nil
+    private mutating func completeRefresh(_ operation: Refresh, hold: FixedHold, into effects: inout [SessionEffect]) {
         if operation.willFail {
-            effects.append(.log(LogEntry(.refreshFailed, ["reason": "simulated failure"])))
+            effects.append(.log(LogEntry(.refreshFailed, ["reason": JSONValue(Reason.simulatedFailure)])))
         } else {
             let room = itemCap.map { max(0, $0 - items.count) } ?? .max
             let fresh = (0..<min(config.refreshCount, room)).map { offset in
@@ -338,12 +332,16 @@ extension SessionState {
             rearmBottomRule()
             effects.append(.log(LogEntry(.refreshFinished, ["added": .int(fresh.count), "total": .int(items.count)])))
         }
-        if !refreshHoldPending { endRefreshIndicator() }
+        if hold == .running {
+            refresh = .holding
+        } else {
+            endRefreshIndicator()
+        }
     }
 
     /// The refresh is over for the rules: the pull starts from scratch.
     private mutating func endRefreshIndicator() {
-        refreshing = false
+        refresh = .idle
         memory.pull = PullState()
     }
 
@@ -353,18 +351,27 @@ extension SessionState {
         switch timer {
         case .pageLoad(let token):
             // A cancelled load's timer may still fire: its result is discarded.
-            guard let load = pageLoad, load.token == token else { return }
+            guard let load = loadInFlight, load.token == token else { return }
             completeLoad(load, into: &effects)
         case .refresh(let token):
-            guard let operation = refresh, operation.token == token else { return }
-            completeRefresh(operation, into: &effects)
+            guard case .inFlight(let operation, let hold) = refresh, operation.token == token else { return }
+            completeRefresh(operation, hold: hold, into: &effects)
         case .refreshHold:
-            guard refreshHoldPending else { return }
-            refreshHoldPending = false
-            endRefreshIndicator()
+            switch refresh {
+            case .inFlight(let operation, hold: .running):
+                // The fixed hold ends the indicator while the refresh goes on (the design's pitfall).
+                refresh = .inFlight(operation, hold: .ended)
+                memory.pull = PullState()
+            case .holding:
+                endRefreshIndicator()
+            case .idle, .inFlight:
+                return
+            }
         case .originFlush:
-            originFlushPending = false
-            guard config.preset == .offsetObserving, let origin = currentOrigin, origin != loggedOrigin else { return }
+            originLog.flushScheduled = false
+            guard config.preset.behavior.observesOrigin, let origin = currentOrigin, origin != originLog.last?.origin else {
+                return
+            }
             logOrigin(origin, now: now, into: &effects)
         }
     }
@@ -393,7 +400,7 @@ extension SessionState {
                     let distance = report.geometry.along(config.axis).distanceToBottom
                     effects.append(.log(LogEntry(
                         reachedBottom ? .reachedBottom : .leftBottom, geometrySeq: report.seq,
-                        ["distanceToBottom": .number(distance), "trigger": "configChanged"])))
+                        ["distanceToBottom": .number(distance), "trigger": JSONValue(Trigger.configChanged)])))
                 }
             }
         }
@@ -406,7 +413,7 @@ extension SessionState {
         } else {
             hasMore = true
         }
-        if hasMore { exhaustionLogged = false }
+        if hasMore, pageLoad == .exhausted { pageLoad = .idle }
         effects.append(.log(LogEntry(.configChanged, ["changed": .object(changed)])))
     }
 
@@ -443,7 +450,7 @@ extension SessionState {
             ack: lastGeometry?.seq, preset: config.preset, reachedBottom: reachedBottom, pull: pull,
             refreshing: refreshing, loadingNextPage: loadingNextPage, hasMore: hasMore, itemCount: items.count,
             indicator: indicator(pull: pull),
-            origin: config.preset == .offsetObserving ? (currentOrigin ?? .zero) : nil)
+            origin: config.preset.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil)
     }
 
     private func indicator(pull: PullState) -> IndicatorState {

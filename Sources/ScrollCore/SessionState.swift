@@ -29,16 +29,10 @@ public struct SessionState: Equatable, Sendable {
 
     /// The preset's bottom rule on the last geometry.
     public var reachedBottom = false
-    /// Whether the refresh indicator shows (for `refreshOffsetObservable`, for its fixed hold).
-    public var refreshing = false
-    /// The page load in flight.
-    public var pageLoad: PendingOperation?
-    /// The refresh in flight.
-    public var refresh: PendingOperation?
-    /// `refreshOffsetObservable`: the hold timer is running.
-    public var refreshHoldPending = false
-    /// `feedExhausted` was logged since the feed last had more.
-    public var exhaustionLogged = false
+    /// The next page: nothing loading, a load in flight, or the feed exhausted and said so.
+    public var pageLoad = PageLoadPhase.idle
+    /// The refresh and its indicator.
+    public var refresh = RefreshPhase.idle
 
     /// The last geometry received, and its phase and seq.
     public var lastGeometry: GeometryReport?
@@ -49,10 +43,8 @@ public struct SessionState: Equatable, Sendable {
     /// Compare mode: the presets whose bottom rule was true when they last disagreed (nil: they agreed).
     public var bottomDisagreement: [Preset]?
 
-    /// `offsetObserving`: the origin last logged and when.
-    public var loggedOrigin: ScrollPoint?
-    public var loggedOriginAt: Int64?
-    public var originFlushPending = false
+    /// `offsetObserving`: the throttled origin log.
+    public var originLog = OriginLog()
 
     /// Recent items messages, so a resuming page gets exactly what it missed.
     public var itemsHistory: [ItemsMessage] = []
@@ -76,18 +68,16 @@ public struct SessionState: Equatable, Sendable {
         self.generator = SeededGenerator(seed: config.seed)
     }
 
-    /// Whether a page load is in flight.
-    public var loadingNextPage: Bool { pageLoad != nil }
-}
+    /// The page load in flight, if any.
+    public var loadInFlight: PageLoad? {
+        if case .inFlight(let load) = pageLoad { load } else { nil }
+    }
 
-/// A page load or refresh in flight: its outcome is drawn when it starts, so replays reproduce it.
-public struct PendingOperation: Equatable, Sendable {
-    public var token: Int
-    /// The page it loads (loads only).
-    public var page: Int
-    public var willFail: Bool
-    /// A suppressed trigger has been logged for it (once per operation keeps the log readable).
-    public var suppressionLogged = false
+    /// Whether a page load is in flight.
+    public var loadingNextPage: Bool { loadInFlight != nil }
+
+    /// Whether the refresh indicator shows.
+    public var refreshing: Bool { refresh.showsIndicator }
 }
 
 /// A preset evaluated in compare mode.

@@ -78,7 +78,7 @@ struct BottomRuleTests {
             #expect(!names.contains(.reachedBottom) && !names.contains(.loadMoreStarted))
         }
         #expect(h.lastState.reachedBottom == false)
-        #expect(h.session.pageLoad == nil)
+        #expect(h.session.loadInFlight == nil)
     }
 
     /// The seed guard: an unmeasured content height (0) is recorded but decides nothing.
@@ -90,7 +90,7 @@ struct BottomRuleTests {
         #expect(names == [])
         #expect(h.session.lastGeometry?.geometry.contentSize.height == 0)
         #expect(h.lastState.reachedBottom == false)
-        #expect(h.session.pageLoad == nil)
+        #expect(h.session.loadInFlight == nil)
     }
 
     @Test func customScrollViewWithContentHeightZeroTriggersNothing() {

@@ -21,7 +21,7 @@ struct CompareModeTests {
             ])
         // The shadows start no load and change no state.
         #expect(h.timers.isEmpty)
-        #expect(h.session.pageLoad == nil)
+        #expect(h.session.loadInFlight == nil)
     }
 
     @Test func aDisagreementIsLoggedOnceUntilItChanges() {
@@ -60,7 +60,7 @@ struct CompareModeTests {
                 .presetDisagreement, geometrySeq: 2,
                 ["about": "refresh", "yes": ["refreshableLegacy", "refreshable", "playground"], "no": ["refreshOffsetObservable"]])
         ])
-        #expect(h.session.refresh == nil)
+        #expect(h.session.refresh.operation == nil)
     }
 
     /// Each shadow uses its own preset's default pull threshold: 100 for `refreshOffsetObservable`, 68 otherwise.

@@ -45,7 +45,7 @@ struct LatencyAndFailureTests {
                 })),
             ])
         #expect(h.session.items == syntheticItems(0..<30))
-        #expect(h.session.refresh == nil)
+        #expect(h.session.refresh.operation == nil)
     }
 
     @Test func failureRateZeroNeverFails() {
@@ -81,7 +81,7 @@ struct LatencyAndFailureTests {
             }
             let latency = Int(value)
             latencies.append(latency)
-            #expect(started.contains(.schedule(.pageLoad(h.session.pageLoad!.token), afterMilliseconds: latency)))
+            #expect(started.contains(.schedule(.pageLoad(h.session.loadInFlight!.token), afterMilliseconds: latency)))
             #expect(h.advance(by: Int64(latency) - 1) == [])
             #expect(h.advance(by: 1).names == [.loadMoreFinished])
         }

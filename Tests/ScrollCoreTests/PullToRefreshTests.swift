@@ -104,7 +104,7 @@ struct PullToRefreshTests {
         let pulled = h.lastState
         #expect(pulled.pull == PullState(distance: 60, progress: 60.0 / 68, eligible: false))
         #expect(h.scroll(y: -60, phase: .idle) == [.send(.state(pulled.with { $0.ack = 2 }))])
-        #expect(h.session.refresh == nil)
+        #expect(h.session.refresh.operation == nil)
         #expect(h.timers.isEmpty)
     }
 
@@ -125,7 +125,7 @@ struct PullToRefreshTests {
                 }))
             ])
         #expect(h.scroll(y: -54, phase: .idle).names == [])
-        #expect(h.session.refresh == nil)
+        #expect(h.session.refresh.operation == nil)
     }
 
     @Test func stayingAboveEightyPercentKeepsItArmed() {

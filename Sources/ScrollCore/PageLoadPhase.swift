@@ -1,0 +1,21 @@
+/// Where the next page stands: nothing loading, one load in flight, or the feed exhausted and said so.
+public enum PageLoadPhase: Equatable, Sendable {
+    /// No load in flight.
+    case idle
+    /// A page load is in flight.
+    case inFlight(PageLoad)
+    /// The feed has no more items and `feedExhausted` was logged; it is logged again only after the feed
+    /// had more (a setting changed, a reset).
+    case exhausted
+}
+
+/// A page load in flight: its outcome is drawn when it starts, so replays reproduce it.
+public struct PageLoad: Equatable, Sendable {
+    /// Identifies the load, so a late timer of a cancelled one is recognised.
+    public var token: Int
+    /// The page it loads.
+    public var page: Int
+    public var willFail: Bool
+    /// A suppressed trigger has been logged for it (once per load keeps the log readable).
+    public var suppressionLogged = false
+}

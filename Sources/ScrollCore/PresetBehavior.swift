@@ -1,0 +1,36 @@
+/// What a preset does beyond its detection rules: the differences the session's shared logic asks about,
+/// described once per preset next to its rules.
+public struct PresetBehavior: Equatable, Sendable {
+    /// Starting a refresh cancels the page load in flight (`loadMoreCancelled`, reason `refreshStarted`).
+    public var cancelsLoadOnRefresh = false
+    /// No page load starts while the refresh indicator shows (`loadMoreSuppressed`, reason `refreshing`).
+    public var suppressesLoadWhileRefreshing = false
+    /// The refresh indicator is held for `refreshHoldMs` from the start of a refresh, whatever the refresh
+    /// does, instead of until it lands.
+    public var holdsRefreshIndicatorForFixedTime = false
+    /// The bottom rule is evaluated afresh once new items land, so a page that still ends within the
+    /// threshold loads the next one.
+    public var rearmsBottomWhenItemsLand = false
+    /// The content origin is published (`state.origin`) and logged (`offsetChanged`, throttled).
+    public var observesOrigin = false
+    /// Pixels of tolerance in the bottom and pull comparisons, against fractional pixels from zoom.
+    public var slack = 0.0
+}
+
+extension Preset {
+    /// How this preset behaves beyond its rules.
+    public var behavior: PresetBehavior {
+        switch self {
+        case .customScrollView, .refreshableLegacy, .refreshable:
+            PresetBehavior()
+        case .offsetObserving:
+            PresetBehavior(observesOrigin: true)
+        case .refreshOffsetObservable:
+            PresetBehavior(holdsRefreshIndicatorForFixedTime: true)
+        case .playground:
+            PresetBehavior(
+                cancelsLoadOnRefresh: true, suppressesLoadWhileRefreshing: true, rearmsBottomWhenItemsLand: true,
+                slack: AxisGeometry.slack)
+        }
+    }
+}

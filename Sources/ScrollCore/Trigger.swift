@@ -1,0 +1,39 @@
+/// What set a load or refresh going, as events name it (`data.trigger`).
+public enum Trigger: String, Equatable, Sendable {
+    /// The preset's bottom rule.
+    case bottom
+    /// The preset's pull rule.
+    case pull
+    /// A person pressed Load more or Refresh (`loadMore`, `refresh` messages).
+    case manual
+    /// A setting changed the rules under the current position.
+    case configChanged
+    /// A `reset`.
+    case reset
+}
+
+/// Why a load or refresh did not start, stopped or failed, as events name it (`data.reason`).
+public enum Reason: String, Equatable, Sendable {
+    /// A page load is already in flight.
+    case loadInFlight
+    /// The refresh indicator shows and the preset loads no page meanwhile.
+    case refreshing
+    /// A refresh started and the preset cancels the page load in flight.
+    case refreshStarted
+    /// A refresh is already in flight.
+    case refreshInFlight
+    /// The feed has no more items.
+    case feedExhausted
+    /// A `reset` abandoned it.
+    case reset
+    /// The seeded failure rate made it fail.
+    case simulatedFailure = "simulated failure"
+}
+
+extension JSONValue {
+    /// A trigger as event data.
+    public init(_ trigger: Trigger) { self = .string(trigger.rawValue) }
+
+    /// A reason as event data.
+    public init(_ reason: Reason) { self = .string(reason.rawValue) }
+}
