@@ -31,10 +31,9 @@ enum APIRoutes {
     private static func sessionTrace(_ path: String, _ host: SessionHost) -> HTTPResponse? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[1] == "api", parts[2] == "sessions", parts[4] == "trace" else { return nil }
-        let id = String(parts[3])
         // Only ids the server makes, so the id can never name another file.
-        guard id.first == "s", id.count > 1, id.dropFirst().allSatisfy(\.isASCII), Int(id.dropFirst()) != nil else {
-            return problem("no session \(id)", status: 404)
+        guard let id = SessionID(parts[3]) else {
+            return problem("no session \(ClientText.excerpt(String(parts[3])))", status: 404)
         }
         guard let directory = host.options.logDirectory else {
             return problem("traces are recorded only when the server runs with --log-dir DIR", status: 404)
@@ -47,7 +46,7 @@ enum APIRoutes {
     }
 
     private static func sessions(_ host: SessionHost) -> HTTPResponse {
-        let listed = host.sessions.values.sorted { Int($0.state.id.dropFirst())! < Int($1.state.id.dropFirst())! }
+        let listed = host.sessions.values.sorted { $0.id < $1.id }
         let entries: [JSONValue] = listed.map { hosted in
             [
                 "id": .string(hosted.state.id), "connected": .bool(hosted.connection != nil),

@@ -20,7 +20,7 @@ extension SessionHost {
         case .held(let flushAfter, let warn):
             if warn { warnRateLimited(hosted, at: time) }
             guard let flushAfter else { return }
-            let sessionID = hosted.state.id
+            let sessionID = hosted.id
             server.schedule(afterMilliseconds: flushAfter) { [weak self] in
                 self?.heldGeometryDue(session: sessionID)
             }
@@ -33,7 +33,7 @@ extension SessionHost {
         apply(geometry, on: hosted, at: reading / 1_000_000)
     }
 
-    private func heldGeometryDue(session sessionID: String) {
+    private func heldGeometryDue(session sessionID: SessionID) {
         let reading = clock()
         guard let hosted = sessions[sessionID], let geometry = hosted.geometryPacer.flushDue(at: reading) else {
             return

@@ -11,6 +11,7 @@ import Synchronization
 final class SessionHost: WebServerDelegate {
     /// One session and what the transport holds for it.
     final class Hosted {
+        let id: SessionID
         var state: SessionState
         var connection: ConnectionID?
         var timers: [TimerID: TimerHandle] = [:]
@@ -22,7 +23,8 @@ final class SessionHost: WebServerDelegate {
         /// Paces its geometry (`--max-geometry-rate`); set when the session opens.
         var geometryPacer = GeometryPacer<HeldGeometry>(ratePerSecond: 240)
 
-        init(state: SessionState, since: String, trace: TraceFile?) {
+        init(id: SessionID, state: SessionState, since: String, trace: TraceFile?) {
+            self.id = id
             self.state = state
             self.since = since
             self.trace = trace
@@ -42,7 +44,7 @@ final class SessionHost: WebServerDelegate {
     /// What the host knows of an open WebSocket.
     struct Link {
         /// The session it said hello for; nil until then.
-        var session: String?
+        var session: SessionID?
         /// Closes the connection if hello does not come in time.
         var helloTimer: TimerHandle?
         var refusals = RefusalWindow()
@@ -53,8 +55,8 @@ final class SessionHost: WebServerDelegate {
     let clock: () -> Int64
     /// Open WebSockets.
     private var links: [ConnectionID: Link] = [:]
-    private(set) var sessions: [String: Hosted] = [:]
-    private var sessionIDsByToken: [String: String] = [:]
+    private(set) var sessions: [SessionID: Hosted] = [:]
+    private var sessionIDsByToken: [String: SessionID] = [:]
     private var nextSessionNumber: Int
 
     init(options: PlaygroundOptions, log: EventLog, clock: @escaping () -> Int64 = SessionHost.monotonicNanoseconds()) {
@@ -70,8 +72,8 @@ final class SessionHost: WebServerDelegate {
         guard let logDirectory, let names = try? FileManager.default.contentsOfDirectory(atPath: "\(logDirectory)/traces")
         else { return 1 }
         let numbers = names.compactMap { name -> Int? in
-            guard name.hasPrefix("s"), name.hasSuffix(".jsonl") else { return nil }
-            return Int(name.dropFirst().dropLast(".jsonl".count))
+            guard name.hasSuffix(".jsonl") else { return nil }
+            return SessionID(name.dropLast(".jsonl".count))?.number
         }
         return (numbers.max() ?? 0) + 1
     }
@@ -205,15 +207,15 @@ final class SessionHost: WebServerDelegate {
         }
         if sessions.count >= options.maxSessions { evictLongestWaiting() }
         // The number is taken only if hello is accepted, so a refused hello leaves no gap and no file.
-        let sessionID = "s\(nextSessionNumber)"
+        let sessionID = SessionID(number: nextSessionNumber)
         let state = SessionState(
-            id: sessionID, resumeToken: Self.makeToken(), config: options.defaults, source: options.source,
+            id: sessionID.description, resumeToken: Self.makeToken(), config: options.defaults, source: options.source,
             itemCap: options.maxSessionItems)
         let header = Trace.Header(
-            session: sessionID, server: PlaygroundServer.version, config: options.defaults, source: options.source,
+            session: sessionID.description, server: PlaygroundServer.version, config: options.defaults, source: options.source,
             maxMessageBytes: options.maxMessageBytes, itemCap: options.maxSessionItems)
         let trace = options.logDirectory.map { TraceFile(directory: $0, header: header) }
-        let hosted = Hosted(state: state, since: WallClock.iso8601Now(), trace: trace)
+        let hosted = Hosted(id: sessionID, state: state, since: WallClock.iso8601Now(), trace: trace)
         hosted.geometryPacer = GeometryPacer(ratePerSecond: options.maxGeometryPerSecond)
         hosted.connection = id
         trace?.recordInput(raw, isJSON: true, at: time)
@@ -248,7 +250,7 @@ final class SessionHost: WebServerDelegate {
         // Logged, not traced: it is the server's housekeeping, not a decision of the session's rules.
         log.record(
             LogEntry(.sessionEvicted, ["reason": "maxSessions", "maxSessions": .int(options.maxSessions)]),
-            session: oldest.state.id)
+            session: oldest.id.description)
     }
 
     /// Gives a reconnecting page its session back, taking it from a connection not yet known to be dead.
@@ -265,7 +267,7 @@ final class SessionHost: WebServerDelegate {
         }
         hosted.connection = id
         hosted.disconnectedAt = nil
-        links[id]?.session = hosted.state.id
+        links[id]?.session = hosted.id
         if let timer = links[id]?.helloTimer {
             server.cancel(timer)
             links[id]?.helloTimer = nil
@@ -276,7 +278,7 @@ final class SessionHost: WebServerDelegate {
     }
 
     /// The resume grace ran out: the session's state goes.
-    private func expire(_ sessionID: String) {
+    private func expire(_ sessionID: SessionID) {
         guard let hosted = sessions[sessionID], hosted.connection == nil else { return }
         forget(hosted)
     }
@@ -286,7 +288,7 @@ final class SessionHost: WebServerDelegate {
         for timer in hosted.timers.values { server.cancel(timer) }
         if let grace = hosted.graceTimer { server.cancel(grace) }
         hosted.trace?.flush()
-        sessions[hosted.state.id] = nil
+        sessions[hosted.id] = nil
         sessionIDsByToken[hosted.state.resumeToken] = nil
     }
 
@@ -305,7 +307,7 @@ final class SessionHost: WebServerDelegate {
                 if case .error(let error) = message, error.code.isRefusal { refusedOn = connection }
             case .schedule(let timer, let delay):
                 if let previous = hosted.timers[timer] { server.cancel(previous) }
-                let sessionID = hosted.state.id
+                let sessionID = hosted.id
                 hosted.timers[timer] = server.schedule(afterMilliseconds: delay) { [weak self] in
                     self?.timerFired(timer, session: sessionID)
                 }
@@ -327,7 +329,7 @@ final class SessionHost: WebServerDelegate {
         links[id]?.refusals.count(at: time, limit: Self.maxRefusalsPerSecond) ?? false
     }
 
-    private func timerFired(_ timer: TimerID, session sessionID: String) {
+    private func timerFired(_ timer: TimerID, session sessionID: SessionID) {
         guard let hosted = sessions[sessionID] else { return }
         hosted.timers[timer] = nil
         let time = now
