@@ -13,6 +13,8 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        // The one command-line parser both executables use: options declared once, help generated. No dependencies.
+        .target(name: "CommandLineOptions"),
         // The authoritative scroll logic: pure values and functions, no C, no Dispatch, no clock.
         .target(name: "ScrollCore"),
         // HTTP + WebSocket server and client on libwebsockets: the one funnel for lws_* calls.
@@ -22,6 +24,7 @@ let package = Package(
         .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer"]),
         // Benchmarks: measured, never asserted in tests.
         .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore", "LWSTransport"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport"]),
         .testTarget(
