@@ -20,7 +20,7 @@ let package = Package(
         // HTTP + WebSocket server and client on libwebsockets: the one funnel for lws_* calls.
         .target(name: "LWSTransport", dependencies: ["CLibWebSockets"]),
         // Sessions, event log sinks and the HTTP API, wired between ScrollCore and the transport.
-        .target(name: "PlaygroundServer", dependencies: ["ScrollCore", "LWSTransport"]),
+        .target(name: "PlaygroundServer", dependencies: ["ScrollCore", "LWSTransport", "CommandLineOptions"]),
         .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer"]),
         // Benchmarks: measured, never asserted in tests.
         .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore", "LWSTransport"]),
