@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "PlaygroundServer", dependencies: ["ScrollCore", "LWSTransport", "CommandLineOptions"]),
         .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer"]),
         // Benchmarks: measured, never asserted in tests.
-        .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore", "LWSTransport"]),
+        .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore", "LWSTransport", "CommandLineOptions"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport"]),
