@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport"]),
         .testTarget(
             name: "PlaygroundServerTests",
-            dependencies: ["PlaygroundServer", "LWSTransport", "scroll-playground"]
+            dependencies: ["PlaygroundServer", "LWSTransport", "CommandLineOptions", "scroll-playground", "scroll-bench"]
         ),
     ],
     swiftLanguageModes: [.v6]
