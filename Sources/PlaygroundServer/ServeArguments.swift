@@ -52,10 +52,7 @@ struct ServeArguments: Sendable {
     static let sessionOptions: [Option<ServeArguments>] = ScrollConfig.commandLineSettings.map { setting in
         Option(
             setting.flag, ScrollConfig().json[setting.name]?.string == nil ? "N" : "NAME", help: setting.help,
-            // The pull threshold's help names its per-preset defaults itself.
-            default: { arguments in
-                setting.help.contains("(default") ? nil : arguments.options.defaults.commandLineText(setting.name)
-            },
+            default: { arguments in arguments.options.defaults.commandLineDefault(setting.name) },
             apply: { (arguments, text) throws(OptionError) in
                 do {
                     try arguments.options.defaults.apply(name: setting.name, text: text)
@@ -99,5 +96,18 @@ extension ScrollConfig {
     /// A setting's value as it is typed on the command line.
     func commandLineText(_ name: String) -> String? {
         json[name].map { $0.string ?? $0.jsonString }
+    }
+
+    /// A setting's value as `--help` shows it: with the presets that would change it (the pull
+    /// threshold's), e.g. `68, 100 for refreshOffsetObservable`.
+    func commandLineDefault(_ name: String) -> String? {
+        guard let value = commandLineText(name), name != "preset" else { return commandLineText(name) }
+        let others = Preset.allCases.compactMap { preset -> String? in
+            var variant = self
+            variant.preset = preset
+            guard let text = variant.commandLineText(name), text != value else { return nil }
+            return "\(text) for \(preset.rawValue)"
+        }
+        return ([value] + others).joined(separator: ", ")
     }
 }
