@@ -1,11 +1,5 @@
 import CommandLineOptions
 
-/// The values one mode reads: its own, and the shared `Arguments`.
-protocol BenchSettings: Sendable {
-    /// The shared options and what follows `--`.
-    var common: Arguments { get set }
-}
-
 /// One mode of `scroll-bench`: its name, what it measures, its options (its own and the shared ones it
 /// takes), and how it runs once they are read.
 struct BenchMode: Sendable {
