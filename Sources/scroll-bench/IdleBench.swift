@@ -22,7 +22,7 @@ enum IdleBench {
         own: [
             .integer("sessions", help: "sessions held open", \.sessions, in: 1...60_000),
             .number("hold", "S", help: "seconds they are held", \.hold, in: 0.5...3600, unit: "seconds"),
-            .integer("runs", "K", help: "runs, each with a fresh server", \.runs, in: 1...100),
+            .integer("runs", "K", help: "runs; each starts a fresh server unless --url", \.runs, in: 1...100),
             .text("preset", "NAME", help: "the preset every session asks for (default: the server's)", \.preset),
         ],
         shared: Arguments.remote + Arguments.spawn + Arguments.output,

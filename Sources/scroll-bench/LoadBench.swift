@@ -31,7 +31,7 @@ enum LoadBench {
             .number("rate", "HZ", help: "geometry messages a session sends per second", \.rate, in: 0.1...1000),
             .number("duration", "S", help: "seconds measured", \.duration, in: 0.5...3600, unit: "seconds"),
             .number("warmup", "S", help: "seconds played before measuring", \.warmup, in: 0...600, unit: "seconds"),
-            .integer("runs", "K", help: "runs, each with a fresh server", \.runs, in: 1...100),
+            .integer("runs", "K", help: "runs; each starts a fresh server unless --url", \.runs, in: 1...100),
             .text("preset", "NAME", help: "the preset every session asks for (default: the server's)", \.preset),
         ],
         shared: Arguments.remote + Arguments.spawn + Arguments.output,
