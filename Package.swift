@@ -13,20 +13,23 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        // The one command-line parser both executables use: options declared once, help generated. No dependencies.
+        .target(name: "CommandLineOptions"),
         // The authoritative scroll logic: pure values and functions, no C, no Dispatch, no clock.
         .target(name: "ScrollCore"),
         // HTTP + WebSocket server and client on libwebsockets: the one funnel for lws_* calls.
         .target(name: "LWSTransport", dependencies: ["CLibWebSockets"]),
         // Sessions, event log sinks and the HTTP API, wired between ScrollCore and the transport.
-        .target(name: "PlaygroundServer", dependencies: ["ScrollCore", "LWSTransport"]),
+        .target(name: "PlaygroundServer", dependencies: ["ScrollCore", "LWSTransport", "CommandLineOptions"]),
         .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer"]),
         // Benchmarks: measured, never asserted in tests.
-        .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore", "LWSTransport"]),
+        .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore", "LWSTransport", "CommandLineOptions"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport"]),
         .testTarget(
             name: "PlaygroundServerTests",
-            dependencies: ["PlaygroundServer", "LWSTransport", "scroll-playground"]
+            dependencies: ["PlaygroundServer", "LWSTransport", "CommandLineOptions", "scroll-playground", "scroll-bench"]
         ),
     ],
     swiftLanguageModes: [.v6]

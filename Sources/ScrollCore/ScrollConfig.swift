@@ -83,7 +83,7 @@ extension ScrollConfig {
         .number("bottomThreshold", "bottom-threshold", "px from the end that count as the bottom", \.bottomThreshold, 0...100_000),
         Setting(
             name: "pullThreshold", flag: "pull-threshold",
-            help: "pull distance (px) that arms a refresh (default 68, 100 for refreshOffsetObservable)",
+            help: "pull distance (px) that arms a refresh, by default the preset's",
             apply: { (config, value) throws(ConfigError) in
                 config.explicitPullThreshold = try readNumber(value, "pullThreshold", 0...100_000)
             },

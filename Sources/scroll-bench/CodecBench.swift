@@ -1,16 +1,42 @@
+import CommandLineOptions
 import Foundation
 import ScrollCore
 
 /// `scroll-bench codec`: what one geometry message costs in ScrollCore (decode + reduce + encode),
 /// in process, side by side with Foundation's JSONDecoder on the same messages.
 enum CodecBench {
-    static let flags: Set<String> = ["messages", "runs", "json", "foundation"]
+    /// Whether the Foundation pass runs.
+    enum FoundationPass: String, CaseIterable, Sendable {
+        /// Decode every message with Foundation's JSONDecoder too.
+        case yes
+        /// Skip the slow Foundation pass (e.g. under valgrind).
+        case no
+    }
 
-    static func run(_ arguments: Arguments) throws -> [RunReport] {
-        let count = try arguments.integer("messages", default: 50_000, in: 1...10_000_000)
-        let runs = try arguments.integer("runs", default: 7, in: 1...100)
-        // `--foundation no` skips the slow Foundation pass (e.g. under valgrind).
-        let withFoundation = arguments.string("foundation") != "no"
+    /// What `codec` is told.
+    struct Settings: BenchSettings {
+        var messages = 50_000
+        var runs = 7
+        var foundation = FoundationPass.yes
+        var common = Arguments()
+    }
+
+    static let mode = BenchMode(
+        "codec", summary: "in-process decode + reduce + encode per geometry message, vs Foundation",
+        defaults: Settings(),
+        own: [
+            .integer("messages", help: "geometry messages per run", \.messages, in: 1...10_000_000),
+            .integer("runs", "K", help: "passes over every message", \.runs, in: 1...100),
+            .choice("foundation", help: "also decode with Foundation's JSONDecoder (no: skip the slow pass)",
+                    \.foundation),
+        ],
+        shared: Arguments.output,
+        run: run)
+
+    static func run(_ settings: Settings) throws -> [RunReport] {
+        let count = settings.messages
+        let runs = settings.runs
+        let withFoundation = settings.foundation == .yes
         let messages = gestureMessages(count: count)
         let decoder = JSONDecoder()
         let sampleState = openSession().currentState

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import LWSTransport
 
 #if canImport(Glibc)
@@ -7,16 +8,32 @@ import LWSTransport
 /// `scroll-bench idle`: holds N sessions open (connected, said hello, got their first page) without
 /// scrolling, and reports the server's resident memory per session.
 enum IdleBench {
-    static let flags: Set<String> = ["sessions", "hold", "runs", "url", "server-pid", "server", "preset", "json"]
+    /// What `idle` is told.
+    struct Settings: BenchSettings {
+        var sessions = 10_000
+        var hold = 5.0
+        var runs = 1
+        var preset: String?
+        var common = Arguments()
+    }
 
-    static func run(_ arguments: Arguments) throws -> [RunReport] {
-        let sessions = try arguments.integer("sessions", default: 10_000, in: 1...60_000)
-        let hold = try arguments.number("hold", default: 5, in: 0.5...3600)
-        let runs = try arguments.integer("runs", default: 1, in: 1...100)
+    static let mode = BenchMode(
+        "idle", summary: "N sessions connected and idle; server RSS per session", defaults: Settings(),
+        own: [
+            .integer("sessions", help: "sessions held open", \.sessions, in: 1...60_000),
+            .number("hold", "S", help: "seconds they are held", \.hold, in: 0.5...3600, unit: "seconds"),
+            .integer("runs", "K", help: "runs; each starts a fresh server unless --url", \.runs, in: 1...100),
+            .text("preset", "NAME", help: "the preset every session asks for (default: the server's)", \.preset),
+        ],
+        shared: Arguments.remote + Arguments.spawn + Arguments.output,
+        run: run)
+
+    static func run(_ settings: Settings) throws -> [RunReport] {
         var reports: [RunReport] = []
-        for run in 1...runs {
-            if runs > 1 { StandardError.write("scroll-bench idle: run \(run) of \(runs)…\n") }
-            reports.append(try once(arguments, sessions: sessions, hold: hold, preset: arguments.string("preset")))
+        for run in 1...settings.runs {
+            if settings.runs > 1 { StandardError.write("scroll-bench idle: run \(run) of \(settings.runs)…\n") }
+            reports.append(
+                try once(settings.common, sessions: settings.sessions, hold: settings.hold, preset: settings.preset))
         }
         return reports
     }

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import LWSTransport
 import ScrollCore
 
@@ -9,25 +10,45 @@ import ScrollCore
 /// geometry → state round trips (matched by `ack`) and ping → pong, throughput, errors and closes,
 /// and the server's CPU and memory.
 enum LoadBench {
-    static let flags: Set<String> = [
-        "sessions", "rate", "duration", "warmup", "runs", "url", "server-pid", "server", "preset", "json",
-    ]
+    /// What `load` is told.
+    struct Settings: BenchSettings {
+        var sessions = 100
+        var rate = 60.0
+        var duration = 10.0
+        var warmup = 3.0
+        var runs = 1
+        var preset: String?
+        var common = Arguments()
+    }
 
-    static func run(_ arguments: Arguments) throws -> [RunReport] {
-        let sessions = try arguments.integer("sessions", default: 100, in: 1...60_000)
-        let rate = try arguments.number("rate", default: 60, in: 0.1...1000)
-        let duration = try arguments.number("duration", default: 10, in: 0.5...3600)
-        let warmup = try arguments.number("warmup", default: 3, in: 0...600)
-        let runs = try arguments.integer("runs", default: 1, in: 1...100)
-        let preset = arguments.string("preset")
-        if arguments.string("url") != nil, runs > 1 {
+    static let mode = BenchMode(
+        "load",
+        summary: "N sessions each playing a gesture loop (fling down, reach the bottom, scroll up, pull and release) "
+            + "at R Hz; geometry → state and ping → pong latency, throughput, errors, server CPU and memory",
+        defaults: Settings(),
+        own: [
+            .integer("sessions", help: "sessions, each its own WebSocket", \.sessions, in: 1...60_000),
+            .number("rate", "HZ", help: "geometry messages a session sends per second", \.rate, in: 0.1...1000),
+            .number("duration", "S", help: "seconds measured", \.duration, in: 0.5...3600, unit: "seconds"),
+            .number("warmup", "S", help: "seconds played before measuring", \.warmup, in: 0...600, unit: "seconds"),
+            .integer("runs", "K", help: "runs; each starts a fresh server unless --url", \.runs, in: 1...100),
+            .text("preset", "NAME", help: "the preset every session asks for (default: the server's)", \.preset),
+        ],
+        shared: Arguments.remote + Arguments.spawn + Arguments.output,
+        run: run)
+
+    static func run(_ settings: Settings) throws -> [RunReport] {
+        let runs = settings.runs
+        if settings.common.url != nil, runs > 1 {
             StandardError.write("scroll-bench: note: with --url every run uses the same server (and its sessions' state)\n")
         }
         var reports: [RunReport] = []
         for run in 1...runs {
             if runs > 1 { StandardError.write("scroll-bench load: run \(run) of \(runs)…\n") }
             reports.append(
-                try once(arguments, sessions: sessions, rate: rate, duration: duration, warmup: warmup, preset: preset))
+                try once(
+                    settings.common, sessions: settings.sessions, rate: settings.rate, duration: settings.duration,
+                    warmup: settings.warmup, preset: settings.preset))
         }
         return reports
     }

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import LWSTransport
 
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ struct Target {
     /// `--url ws://HOST:PORT/PATH` [`--server-pid`], else starts `--server` (default: the
     /// `scroll-playground` next to this executable) with room for `sessions` connections.
     static func resolve(_ arguments: Arguments, sessions: Int) throws -> Target {
-        if let url = arguments.string("url") {
+        if let url = arguments.url {
             guard url.hasPrefix("ws://") else { throw UsageError("--url must look like ws://127.0.0.1:8080/ws") }
             let rest = url.dropFirst(5)
             let authority = rest.prefix { $0 != "/" }
@@ -27,13 +28,13 @@ struct Target {
             guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]),
                 (1...65535).contains(port)
             else { throw UsageError("--url needs a port: ws://HOST:PORT/PATH") }
-            let pid = try arguments.integer("server-pid", default: 0, in: 0...Int(Int32.max))
+            let pid = arguments.serverPID ?? 0
             return Target(
                 host: String(authority[..<colon]), port: port, path: path.isEmpty ? "/ws" : String(path), process: nil,
                 pid: pid > 0 ? pid_t(pid) : nil,
                 description: "server: \(url)" + (pid > 0 ? " (pid \(pid))" : " (no --server-pid: its CPU and memory are not measured)"))
         }
-        let executable = arguments.string("server") ?? ServerProcess.defaultExecutable
+        let executable = arguments.server ?? ServerProcess.defaultExecutable
         let extra = ["--max-sessions", String(max(1024, sessions + 64))] + arguments.serverArguments
         let process = try ServerProcess(executable: executable, arguments: extra)
         return Target(

@@ -1,12 +1,24 @@
+import CommandLineOptions
 import LWSTransport
 
 /// `scroll-bench startup`: from spawning `scroll-playground` to the first `GET /` answered 200.
 enum StartupBench {
-    static let flags: Set<String> = ["runs", "server", "json"]
+    /// What `startup` is told.
+    struct Settings: BenchSettings {
+        var runs = 5
+        var common = Arguments()
+    }
 
-    static func run(_ arguments: Arguments) throws -> [RunReport] {
-        let runs = try arguments.integer("runs", default: 5, in: 1...100)
-        let executable = arguments.string("server") ?? ServerProcess.defaultExecutable
+    static let mode = BenchMode(
+        "startup", summary: "spawn the server, time to the first GET / answered 200", defaults: Settings(),
+        own: [.integer("runs", "K", help: "servers started one after the other", \.runs, in: 1...100)],
+        shared: Arguments.spawn + Arguments.output,
+        run: run)
+
+    static func run(_ settings: Settings) throws -> [RunReport] {
+        let runs = settings.runs
+        let arguments = settings.common
+        let executable = arguments.server ?? ServerProcess.defaultExecutable
         var reports: [RunReport] = []
         for _ in 1...runs {
             let machineLoad = loadAverage()

@@ -1,0 +1,69 @@
+import Foundation
+import PlaygroundServer
+import Testing
+
+@testable import scroll_bench
+
+/// Every option either executable declares is in its `--help` and in README.md, so a new flag cannot
+/// go undocumented.
+@Suite(.timeLimit(.minutes(1)))
+struct OptionDocumentationTests {
+    static let readme = Result {
+        try String(contentsOf: ServerProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    }
+
+    /// Whether `text` names `--name` as a whole word (not `--server` inside `--server-pid`).
+    static func mentions(_ text: String, _ name: String, after prefix: String = "") throws -> Bool {
+        try Regex("\(prefix)--\(name)(?![A-Za-z0-9-])").firstMatch(in: text) != nil
+    }
+
+    /// README names each as code: `` `--name` ``, `` `--name VALUE` `` or `` `--name=value` ``.
+    static func expectInReadme(_ names: [String], of program: String) throws {
+        let readme = try Self.readme.get()
+        for name in names {
+            #expect(try mentions(readme, name, after: "`"), "README.md does not mention \(program)'s --\(name)")
+        }
+    }
+
+    @Test func serveOptionsAreInItsHelpAndTheReadme() throws {
+        let help = try runToCompletion(["--help"])
+        #expect(help.status == 0)
+        let names = PlaygroundCommand.optionNames.serve
+        #expect(names.count > 20)
+        for name in names {
+            #expect(try Self.mentions(help.stdout, name), "scroll-playground --help does not mention --\(name)")
+        }
+        try Self.expectInReadme(names, of: "scroll-playground")
+    }
+
+    @Test func replayOptionsAreInItsHelpTheUsageLineAndTheReadme() throws {
+        let help = try runToCompletion(["replay", "--help"])
+        #expect(help.status == 0)
+        let usage = try runToCompletion(["--help"]).stdout
+        for name in PlaygroundCommand.optionNames.replay {
+            #expect(try Self.mentions(help.stdout, name), "replay --help does not mention --\(name)")
+            if name != "help" {
+                #expect(try Self.mentions(usage, name), "the replay usage line does not mention --\(name)")
+            }
+        }
+        try Self.expectInReadme(PlaygroundCommand.optionNames.replay, of: "replay")
+    }
+
+    @Test func benchOptionsAreInItsHelpAndTheReadme() throws {
+        let process = Process()
+        process.executableURL = ServerProcess.executable.deletingLastPathComponent().appendingPathComponent("scroll-bench")
+        process.arguments = ["--help"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let help = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let names = Array(Set(BenchMode.all.flatMap(\.optionNames))).sorted()
+        #expect(names.count > 10)
+        for name in names {
+            #expect(try Self.mentions(help, name), "scroll-bench --help does not mention --\(name)")
+        }
+        try Self.expectInReadme(names, of: "scroll-bench")
+    }
+}
