@@ -79,7 +79,7 @@ export class PhoneFrame extends EventTarget {
     this.phone.style.setProperty("--frame-w", `${w}px`);
     this.phone.style.setProperty("--frame-h", `${h}px`);
     const style = getComputedStyle(this.stage);
-    const room = this.stage.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 12;
+    const room = this.stage.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     const scale = Math.max(MIN_SCALE, Math.min(1, room / w, this.availableHeight() / h));
     const rounded = Math.floor(scale * 1000) / 1000;
     this.phone.style.transform = rounded < 1 ? `scale(${rounded})` : "";

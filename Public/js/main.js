@@ -25,6 +25,9 @@ let status = "connecting";
 let restoring = null;
 // Between a resuming welcome and its sessionResumed: the items that arrive are the session's own.
 let resuming = false;
+// Between pressing Reset and the new list's arrival.
+let awaitingReset = false;
+let resetTimer = null;
 
 const feed = new FeedRenderer({
   phone: byId("phone"),
@@ -112,7 +115,7 @@ const reporter = new GeometryReporter({
   content: byId("feed-content"),
   // No geometry before the first items are on screen: an empty feed is not a measurement of the
   // feed (its padding alone would look like "content shorter than the viewport").
-  send: (message) => feed.rev !== null && restoring === null && connection.send(message),
+  send: (message) => feed.rev !== null && restoring === null && !awaitingReset && connection.send(message),
   pullThreshold: () => Number(config.pullThreshold) || DEFAULT_PULL_THRESHOLD,
   scale: () => frame.scale,
 });
@@ -141,7 +144,11 @@ connection.addEventListener("message", ({ detail: msg }) => {
       // A new list in a running session (a reset) starts at the top, in the same task as it lands: no
       // frame may measure the old position against the new, shorter list. A resume's replace is the
       // same list again and keeps its place.
-      if (msg.op === "replace" && !resuming) reporter.jumpToTop();
+      if (msg.op === "replace" && !resuming) {
+        reporter.jumpToTop();
+        awaitingReset = false;
+        clearTimeout(resetTimer);
+      }
       inspector.setRev(feed.rev ?? 0);
       inspector.setShownCount(feed.list.children.length);
       if (restoring) restorePosition(false);
@@ -291,7 +298,14 @@ function setInset(px) {
 
 byId("btn-refresh").addEventListener("click", () => connection.send({ type: "refresh" }));
 byId("btn-load-more").addEventListener("click", () => connection.send({ type: "loadMore" }));
-byId("btn-reset").addEventListener("click", () => connection.send({ type: "reset" }));
+byId("btn-reset").addEventListener("click", () => {
+  // Until the new list lands, a geometry would describe the list being replaced: the server, its rules
+  // already reset, would judge the old bottom as a fresh reachedBottom. None is sent meanwhile.
+  if (!connection.send({ type: "reset" })) return;
+  clearTimeout(resetTimer);
+  awaitingReset = true;
+  resetTimer = setTimeout(() => { awaitingReset = false; reporter.wake(); }, 3000);
+});
 byId("load-retry").addEventListener("click", () => connection.send({ type: "loadMore" }));
 byId("refresh-retry").addEventListener("click", () => connection.send({ type: "refresh" }));
 byId("conn-drop").addEventListener("click", () => connection.drop());
