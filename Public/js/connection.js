@@ -1,11 +1,14 @@
 // The WebSocket to the server (SPEC §5): hello, resume after a drop with backoff, ping/pong.
 // It knows nothing about items or geometry; it hands every parsed message to its listeners.
+// The session id and resume token live in sessionStorage (this tab only), so a reload resumes the
+// session instead of opening a new one.
 
 export const SUBPROTOCOL = "scroll-playground.v1";
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const PING_EVERY_MS = 2000;
 const PONG_TIMEOUT_MS = 8000;
+const STORAGE_KEY = "scroll-playground.session";
 
 /**
  * One logical connection that survives drops.
@@ -37,6 +40,13 @@ export class Connection extends EventTarget {
     this.rttMs = null;
     this.retryTimer = null;
     this.pingTimer = null;
+    this.restored = false; // the token came from an earlier load of this page (a reload)
+    const saved = readStorage(STORAGE_KEY);
+    if (saved && typeof saved.session === "string" && typeof saved.resume === "string") {
+      this.sessionId = saved.session;
+      this.resumeToken = saved.resume;
+      this.restored = true;
+    }
   }
 
   /** Opens the first socket. */
@@ -84,6 +94,8 @@ export class Connection extends EventTarget {
       const hello = { type: "hello", version: 1 };
       this.sentResumeToken = this.resumeToken;
       if (this.resumeToken) {
+        // After a reload the token may be stale (the server restarted): the fields then open the new session.
+        if (this.restored) Object.assign(hello, this.helloFields());
         hello.resume = this.resumeToken;
         hello.lastRev = this.lastRev();
       } else {
@@ -127,13 +139,16 @@ export class Connection extends EventTarget {
       // Session ids may repeat across server restarts; the token is what proves a resume.
       const resumed = Boolean(this.sentResumeToken) && message.session === this.sessionId
         && (message.resume ?? this.sentResumeToken) === this.sentResumeToken;
+      const reloaded = resumed && this.restored;
+      this.restored = false;
       this.sessionId = message.session;
       this.resumeToken = message.resume ?? this.resumeToken;
+      writeStorage(STORAGE_KEY, { session: this.sessionId, resume: this.resumeToken });
       this.attempt = 0;
       this.ready = true;
       this.setStatus("open");
       this.startPinging();
-      this.dispatchEvent(new CustomEvent("welcome", { detail: { msg: message, resumed } }));
+      this.dispatchEvent(new CustomEvent("welcome", { detail: { msg: message, resumed, reloaded } }));
       return;
     }
     this.dispatchEvent(new CustomEvent("message", { detail: message }));
@@ -167,6 +182,24 @@ export class Connection extends EventTarget {
   setStatus(status, retryInMs = null) {
     this.status = status;
     this.dispatchEvent(new CustomEvent("status", { detail: { status, attempt: this.attempt, retryInMs } }));
+  }
+}
+
+/** A JSON value from sessionStorage, or null (storage may be unavailable or hold junk). */
+export function readStorage(key) {
+  try {
+    return JSON.parse(sessionStorage.getItem(key) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+/** Stores a JSON value in sessionStorage; a full or unavailable storage only costs the reload feature. */
+export function writeStorage(key, value) {
+  try {
+    sessionStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // nothing to do: the page works without it
   }
 }
 

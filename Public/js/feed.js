@@ -1,10 +1,13 @@
 // The feed renderer: items exactly as the server sends them, and the indicators drawn from `state`.
-// It never adds an item or decides a trigger on its own (SPEC §1, §6).
+// It never adds an item or decides a trigger on its own (SPEC §1, §6). The list follows the ARIA feed
+// pattern: `role="feed"`, busy while a page or refresh is in flight, items as `article`s with their
+// position, and polite announcements of what landed or failed.
 
 import { el, prefersReducedMotion } from "./dom.js";
 
 const MIN_SPINNER_PX = 44; // room for the spinner while refreshing when the server's height is smaller
 const NEW_ITEM_HIGHLIGHT_MS = 1600;
+const REFRESH_FAILED_MS = 6000;
 
 /** Events (EventTarget): `items` (detail: {op, rev, count}) after an items message is applied. */
 export class FeedRenderer extends EventTarget {
@@ -20,7 +23,10 @@ export class FeedRenderer extends EventTarget {
     this.pull = 0;
     this.refreshShift = 0;
     this.state = null;
+    this.failedPage = null; // the page whose load failed, while its row shows
+    this.refreshFailedTimer = null;
     this.scroller.addEventListener("scroll", () => this.hideNewItemsIfSeen(), { passive: true });
+    this.scroller.addEventListener("keydown", (event) => this.onKeyDown(event));
     this.newItems.addEventListener("click", () => {
       const behavior = prefersReducedMotion() ? "auto" : "smooth";
       if (this.axis === "horizontal") this.scroller.scrollTo({ left: 0, behavior });
@@ -32,6 +38,76 @@ export class FeedRenderer extends EventTarget {
   /** Item ids in display order. */
   itemIds() {
     return Array.from(this.list.children, (node) => node.dataset.id);
+  }
+
+  /** Something the server decided about the feed, shown in the feed (failures) and announced. */
+  applyEvent(record) {
+    const data = record.data ?? {};
+    switch (record.name) {
+      case "loadMoreStarted":
+        this.showLoadFailed(null);
+        break;
+      case "loadMoreFinished":
+        this.announce(`${data.added ?? 0} items loaded${data.hasMore === false ? ", end of feed" : ""}`);
+        break;
+      case "loadMoreFailed":
+        this.showLoadFailed(data.page ?? null);
+        this.announce(`Couldn't load page ${data.page ?? ""}`.trim());
+        break;
+      case "refreshStarted":
+        this.showRefreshFailed(false);
+        break;
+      case "refreshFinished":
+        this.announce(`Refreshed, ${data.added ?? 0} new items`);
+        break;
+      case "refreshFailed":
+        this.showRefreshFailed(true);
+        this.announce("Couldn't refresh");
+        break;
+      case "sessionReset":
+        this.showLoadFailed(null);
+        this.showRefreshFailed(false);
+        break;
+      default:
+    }
+  }
+
+  /** A failed page is a row at the end of the feed, with a retry (the page is what it says it is). */
+  showLoadFailed(page) {
+    this.failedPage = page;
+    this.loadFailed.hidden = page === null;
+    if (page !== null) this.loadFailedText.textContent = `Couldn't load page ${page}`;
+  }
+
+  /** A failed refresh: a short message at the top, gone after a few seconds or the next refresh. */
+  showRefreshFailed(show) {
+    clearTimeout(this.refreshFailedTimer);
+    this.refreshFailed.hidden = !show;
+    if (show) this.refreshFailedTimer = setTimeout(() => { this.refreshFailed.hidden = true; }, REFRESH_FAILED_MS);
+  }
+
+  announce(text) {
+    // Replacing the text is what makes a polite live region speak again.
+    this.announcer.textContent = text;
+  }
+
+  /** The feed pattern's keys: Page Down / Page Up move between items, Control+End / Home leave the feed. */
+  onKeyDown(event) {
+    if ((event.ctrlKey || event.metaKey) && (event.key === "End" || event.key === "Home")) {
+      event.preventDefault();
+      this.dispatchEvent(new CustomEvent("leave", { detail: event.key === "End" ? "after" : "before" }));
+      return;
+    }
+    if (event.key !== "PageDown" && event.key !== "PageUp") return;
+    const items = Array.from(this.list.children);
+    if (items.length === 0) return;
+    const current = items.indexOf(document.activeElement);
+    if (current === -1 && document.activeElement !== this.scroller) return;
+    event.preventDefault();
+    const from = current === -1 ? items.indexOf(this.firstVisibleItem() ?? items[0]) - (event.key === "PageDown" ? 1 : 0) : current;
+    const next = items[Math.max(0, Math.min(items.length - 1, from + (event.key === "PageDown" ? 1 : -1)))];
+    next.focus({ preventScroll: false });
+    next.scrollIntoView({ block: "nearest" });
   }
 
   /**
@@ -66,6 +142,8 @@ export class FeedRenderer extends EventTarget {
     this.rev = typeof message.rev === "number" ? message.rev : (this.rev ?? 0);
     if (typeof message.total === "number") this.total = message.total;
     if (typeof message.hasMore === "boolean") this.hasMore = message.hasMore;
+    if (message.op === "replace") this.showLoadFailed(null);
+    this.updatePositions();
     this.updateEndOfFeed();
     this.dispatchEvent(new CustomEvent("items", { detail: { op: message.op, rev: this.rev, count: this.list.children.length } }));
     return true;
@@ -83,7 +161,8 @@ export class FeedRenderer extends EventTarget {
     const before = anchor ? this.offsetInViewport(anchor) : 0;
     this.list.prepend(...nodes);
     if (anchor) {
-      const shift = this.offsetInViewport(anchor) - before;
+      // Screen pixels to the feed's own: the frame may be scaled to fit the window.
+      const shift = (this.offsetInViewport(anchor) - before) / (this.scale?.() || 1);
       if (this.axis === "horizontal") this.scroller.scrollLeft += shift;
       else this.scroller.scrollTop += shift;
       this.newItems.textContent = `↑ ${nodes.length} new`;
@@ -116,14 +195,30 @@ export class FeedRenderer extends EventTarget {
     if (position <= 1) this.newItems.hidden = true;
   }
 
+  /** aria-posinset / aria-setsize of every article: the size is unknown (−1) while the feed has more. */
+  updatePositions() {
+    const size = this.hasMore === false ? String(this.list.children.length) : "-1";
+    let position = 1;
+    for (const node of this.list.children) {
+      const text = String(position++);
+      if (node.getAttribute("aria-posinset") !== text) node.setAttribute("aria-posinset", text);
+      if (node.getAttribute("aria-setsize") !== size) node.setAttribute("aria-setsize", size);
+    }
+  }
+
   renderItem(item) {
     const id = String(item.id);
-    const row = el("li", "item");
+    const row = el("article", "item");
     row.dataset.id = id;
+    row.tabIndex = -1;
+    const titleId = `item-title-${this.nextTitleId = (this.nextTitleId ?? 0) + 1}`;
+    row.setAttribute("aria-labelledby", titleId);
     const avatar = el("span", `item-avatar hue-${hash(id) % 6}`, initials(item.title ?? id));
     avatar.setAttribute("aria-hidden", "true");
     const text = el("div", "item-text");
-    text.append(el("div", "item-title", item.title ?? id));
+    const title = el("h3", "item-title", item.title ?? id);
+    title.id = titleId;
+    text.append(title);
     if (item.subtitle) text.append(el("div", "item-subtitle", item.subtitle));
     row.append(avatar, text, el("span", "item-id", `#${id}`));
     if (typeof item.height === "number" && item.height > 0) {
@@ -176,7 +271,12 @@ export class FeedRenderer extends EventTarget {
     this.applyShift();
 
     this.bottomIndicator.hidden = !state.indicator?.bottom?.visible;
-    if (typeof state.hasMore === "boolean") this.hasMore = state.hasMore;
+    const busy = String(Boolean(state.loadingNextPage || refreshing));
+    if (this.list.getAttribute("aria-busy") !== busy) this.list.setAttribute("aria-busy", busy);
+    if (typeof state.hasMore === "boolean" && state.hasMore !== this.hasMore) {
+      this.hasMore = state.hasMore;
+      this.updatePositions();
+    }
     this.updateEndOfFeed();
   }
 

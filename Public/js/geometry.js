@@ -6,6 +6,10 @@
 // 3 × pullThreshold) that is reported as a negative contentOffset with phase `interacting`.
 // Lifting the finger/pointer, or 150 ms without wheel input, is the release: the phase leaves
 // `interacting` in one frame, and the pull springs back to 0 from the next.
+//
+// An idle page costs nothing: frames run only after something that can change the geometry (scroll,
+// input, a size change of the feed or its content, a command) and keep running while the phase is
+// not `idle` or the pull moves; the first unchanged idle frame stops them.
 
 import { prefersReducedMotion } from "./dom.js";
 
@@ -17,6 +21,7 @@ const SPRING_MS = 240;
 const SCROLL_TO_TOP_TIMEOUT_MS = 2500;
 const DRAG_SLOP_PX = 3;
 const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "PageUp", "PageDown", "Home", "End", " "]);
+const RETRY_SEND_MS = 200;
 
 const round = (value) => Math.round(value * 100) / 100;
 
@@ -31,13 +36,18 @@ export class GeometryReporter extends EventTarget {
    * @param {HTMLElement} options.content the content inside it (its size is `contentSize`).
    * @param {(message: object) => boolean} options.send sends a message; false when not connected.
    * @param {() => number} options.pullThreshold the session's pull threshold (caps the pull).
+   * @param {() => number} [options.scale] how much the frame is scaled on screen (a CSS transform).
    */
-  constructor({ scroller, content, send, pullThreshold }) {
+  constructor({ scroller, content, send, pullThreshold, scale = () => 1 }) {
     super();
     this.scroller = scroller;
     this.content = content;
     this.send = send;
     this.pullThreshold = pullThreshold;
+    this.scale = scale;
+    this.frameRequest = null;
+    this.retryTimer = null;
+    this.frames = 0; // frames measured, for the idle-cost test
     this.axis = "vertical";
     this.insetTop = 0;
     this.pull = 0;
@@ -55,7 +65,16 @@ export class GeometryReporter extends EventTarget {
     this.touch = null; // {id, last}
     this.animatingSince = null; // scrollToTop in progress
     this.installListeners();
-    requestAnimationFrame((now) => this.frame(now));
+    // Sizes change without a scroll event: items land, the frame is resized, the axis flips.
+    this.resizeObserver = new ResizeObserver(() => this.wake());
+    this.resizeObserver.observe(this.scroller);
+    this.resizeObserver.observe(this.content);
+    this.wake();
+  }
+
+  /** Measures at the next animation frame (and keeps measuring while anything moves). */
+  wake() {
+    if (this.frameRequest === null) this.frameRequest = requestAnimationFrame((now) => this.frame(now));
   }
 
   /** Switches the scroll axis (config `axis`). */
@@ -64,16 +83,26 @@ export class GeometryReporter extends EventTarget {
     this.pull = 0;
     this.spring = null;
     this.emitPull();
+    this.wake();
   }
 
   /** The simulated `contentInsets.top` (leading on the horizontal axis), e.g. a sticky header. */
   setInsetTop(px) {
     this.insetTop = Math.max(0, Number(px) || 0);
+    this.wake();
   }
 
   /** Forgets what was last sent, so the next frame sends the geometry again (after a (re)connect). */
   resend() {
     this.lastSentKey = null;
+    this.wake();
+  }
+
+  /** Jumps to the top at once: a scroll to the top that a new, shorter list overtook. */
+  jumpToTop() {
+    if (this.axis === "horizontal") this.scroller.scrollLeft = 0;
+    else this.scroller.scrollTop = 0;
+    this.wake();
   }
 
   /** Carries out the server's `scrollToTop` command: a smooth scroll with phase `animating`. */
@@ -84,6 +113,12 @@ export class GeometryReporter extends EventTarget {
     const behavior = prefersReducedMotion() ? "auto" : "smooth";
     if (this.axis === "horizontal") this.scroller.scrollTo({ left: 0, behavior });
     else this.scroller.scrollTo({ top: 0, behavior });
+    this.wake();
+  }
+
+  /** Whether a scroll to the top is under way. */
+  get scrollingToTop() {
+    return this.animatingSince !== null;
   }
 
   // ---------- measuring ----------
@@ -107,7 +142,10 @@ export class GeometryReporter extends EventTarget {
 
   measure(phase) {
     const s = this.scroller;
-    const box = this.content.getBoundingClientRect();
+    // The frame may be scaled on screen: the client rect is in screen pixels, the geometry in CSS pixels.
+    const k = this.scale() || 1;
+    const rect = this.content.getBoundingClientRect();
+    const box = { width: rect.width / k, height: rect.height / k };
     const inset = this.insetTop;
     const horizontal = this.axis === "horizontal";
     return {
@@ -125,13 +163,17 @@ export class GeometryReporter extends EventTarget {
   }
 
   frame(now) {
+    this.frameRequest = null;
+    this.frames += 1;
+    let again = true;
     try {
-      this.tick(now);
+      again = this.tick(now);
     } finally {
-      requestAnimationFrame((t) => this.frame(t));
+      if (again) this.wake();
     }
   }
 
+  /** One measurement; returns whether another frame is needed. */
   tick(now) {
     if (this.animatingSince !== null && ((this.atStart() && this.pull === 0) || now - this.animatingSince > SCROLL_TO_TOP_TIMEOUT_MS)) {
       this.animatingSince = null;
@@ -162,6 +204,14 @@ export class GeometryReporter extends EventTarget {
       this.dispatchEvent(new CustomEvent("geometry", { detail: { geometry, seq: this.seq, sent, at: now } }));
     }
     this.advanceSpring(now);
+    if (key !== this.lastSentKey && this.retryTimer === null) {
+      // Not connected (or not ready): try again soon rather than spin every frame.
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        this.wake();
+      }, RETRY_SEND_MS);
+    }
+    return changed || phase !== "idle" || this.spring !== null || this.pull > 0 || this.animatingSince !== null;
   }
 
   advanceSpring(now) {
@@ -186,6 +236,7 @@ export class GeometryReporter extends EventTarget {
     const cap = 3 * Math.max(1, Number(this.pullThreshold()) || 68);
     this.pull = Math.min(cap, Math.max(0, this.pull + rawDelta * RESISTANCE));
     this.emitPull();
+    this.wake();
   }
 
   emitPull() {
@@ -196,6 +247,7 @@ export class GeometryReporter extends EventTarget {
     const s = this.scroller;
     s.addEventListener("scroll", () => {
       this.lastScrollAt = performance.now();
+      this.wake();
     }, { passive: true });
 
     s.addEventListener("wheel", (event) => this.onWheel(event), { passive: false });
@@ -215,11 +267,13 @@ export class GeometryReporter extends EventTarget {
       this.keyHeld = true;
       this.lastKeyAt = performance.now();
       this.animatingSince = null;
+      this.wake();
     });
     s.addEventListener("keyup", (event) => {
       if (!SCROLL_KEYS.has(event.key)) return;
       this.keyHeld = false;
       this.lastKeyAt = performance.now();
+      this.wake();
     });
     s.addEventListener("blur", () => {
       this.keyHeld = false;
@@ -241,6 +295,7 @@ export class GeometryReporter extends EventTarget {
     if (delta === 0) return;
     this.lastWheelAt = performance.now();
     this.animatingSince = null;
+    this.wake();
     if (this.pull > 0 || (this.atStart() && delta < 0)) {
       if (event.cancelable) event.preventDefault();
       this.addPull(-delta);
@@ -252,17 +307,22 @@ export class GeometryReporter extends EventTarget {
     }
   }
 
+  /** The pointer's position along the axis, in the frame's CSS pixels (the frame may be scaled). */
   mainAxisPoint(event) {
-    return this.axis === "horizontal" ? event.clientX : event.clientY;
+    return (this.axis === "horizontal" ? event.clientX : event.clientY) / (this.scale() || 1);
   }
 
   onPointerDown(event) {
     if (event.pointerType === "touch" || event.button !== 0) return;
+    // A button in the feed (Retry) gets its click: capturing the pointer would take it away.
+    if (event.target instanceof Element && event.target.closest("button, a, input, select")) return;
     const rect = this.scroller.getBoundingClientRect();
+    const k = this.scale() || 1;
     // Leave the scrollbar to the browser.
-    if (event.clientX - rect.left >= this.scroller.clientWidth || event.clientY - rect.top >= this.scroller.clientHeight) return;
+    if ((event.clientX - rect.left) / k >= this.scroller.clientWidth || (event.clientY - rect.top) / k >= this.scroller.clientHeight) return;
     this.drag = { id: event.pointerId, last: this.mainAxisPoint(event), total: 0, moved: false };
     this.scroller.setPointerCapture(event.pointerId);
+    this.wake();
   }
 
   onPointerMove(event) {
@@ -285,6 +345,7 @@ export class GeometryReporter extends EventTarget {
     this.drag = null;
     this.scroller.classList.remove("is-dragging");
     if (this.scroller.hasPointerCapture(event.pointerId)) this.scroller.releasePointerCapture(event.pointerId);
+    this.wake();
   }
 
   /**
@@ -307,6 +368,7 @@ export class GeometryReporter extends EventTarget {
     this.touch = { id: t.identifier, last: this.mainAxisPoint(t) };
     this.spring = null;
     this.animatingSince = null;
+    this.wake();
   }
 
   onTouchMove(event) {
@@ -327,5 +389,6 @@ export class GeometryReporter extends EventTarget {
     if (!this.touch) return;
     const still = Array.from(event.touches).some((touch) => touch.identifier === this.touch.id);
     if (!still) this.touch = null;
+    this.wake();
   }
 }

@@ -105,16 +105,36 @@ export class Inspector extends EventTarget {
     this.set("toBottom", `${num(toBottom)} px`);
     this.seq = seq;
     this.updateSeqAck();
+    if (this.state?.refreshing) this.updatePull();
+  }
+
+  /**
+   * The pull cells. During a refresh the rules ignore (and so freeze) the pull, and the server's
+   * `pull` still holds the gesture that started it: the HUD then shows the pull the page measures now.
+   */
+  updatePull() {
+    const state = this.state;
+    if (!state) return;
+    if (state.refreshing) {
+      const g = this.geometry;
+      const horizontal = this.axis === "horizontal";
+      const live = g ? Math.max(0, -(horizontal ? g.contentOffset.x + g.contentInsets.leading : g.contentOffset.y + g.contentInsets.top)) : 0;
+      this.set("pullDistance", `${num(live)} px`, "the pull measured now; the rules ignore it while refreshing");
+      this.set("pullProgress", "—", "no pull counts while refreshing");
+      this.setFlag("armed", false, { label: "no · refreshing" });
+      return;
+    }
+    const pull = state.pull ?? {};
+    this.set("pullDistance", `${num(pull.distance)} px`, "pull.distance from the server");
+    this.set("pullProgress", `${num((Number(pull.progress) || 0) * 100, 0)} %`, "pull.progress from the server");
+    this.setFlag("armed", Boolean(pull.eligible));
   }
 
   /** A `state` message from the server. */
   setState(state) {
     this.state = state;
     this.setFlag("reachedBottom", Boolean(state.reachedBottom));
-    const pull = state.pull ?? {};
-    this.set("pullDistance", `${num(pull.distance)} px`);
-    this.set("pullProgress", `${num((Number(pull.progress) || 0) * 100, 0)} %`);
-    this.setFlag("armed", Boolean(pull.eligible));
+    this.updatePull();
     this.setFlag("refreshing", Boolean(state.refreshing), { busy: true });
     this.setFlag("loading", Boolean(state.loadingNextPage), { busy: true });
     this.setFlag("hasMore", state.hasMore !== false);
@@ -206,6 +226,7 @@ export class Inspector extends EventTarget {
       const input = this.form.elements.namedItem(key);
       if (!input) continue;
       input.closest(".field")?.classList.remove("is-pending");
+      this.clearFieldError(key);
       if (document.activeElement === input) continue;
       if (input.type === "checkbox") input.checked = Boolean(config[key]);
       else input.value = String(config[key]);
@@ -220,6 +241,31 @@ export class Inspector extends EventTarget {
     for (const field of this.form.querySelectorAll(".is-pending")) field.classList.remove("is-pending");
   }
 
+  /** The server refused a setting: its message beside the field, which is marked invalid. */
+  showFieldError(name, message) {
+    const input = this.form.elements.namedItem(name);
+    if (!input || !(input instanceof HTMLElement)) return false;
+    const field = input.closest(".field") ?? input.parentElement;
+    let note = field.querySelector(".field-error");
+    if (!note) {
+      note = el("span", "field-error");
+      note.id = `error-${name}`;
+      field.append(note);
+    }
+    note.textContent = message;
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", note.id);
+    return true;
+  }
+
+  clearFieldError(name) {
+    const input = this.form.elements.namedItem(name);
+    if (!input || !(input instanceof HTMLElement) || input.getAttribute("aria-invalid") !== "true") return;
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+    input.closest(".field")?.querySelector(".field-error")?.remove();
+  }
+
   onFormChange(event) {
     const input = event.target;
     if (!input.name || input.name === "preset") return;
@@ -228,11 +274,17 @@ export class Inspector extends EventTarget {
       return;
     }
     let value;
+    // Whatever was typed goes to the server, which is the one that validates: its refusal shows
+    // beside the field instead of the field silently keeping a value nobody applied.
     if (input.type === "checkbox") value = input.checked;
     else if (input.type === "number") {
-      if (input.value.trim() === "" || !input.checkValidity()) return;
+      if (input.value.trim() === "") {
+        this.showFieldError(input.name, "enter a number");
+        return;
+      }
       value = Number(input.value);
     } else value = input.value;
+    this.clearFieldError(input.name);
     input.closest(".field")?.classList.add("is-pending");
     this.dispatchEvent(new CustomEvent("config", { detail: { [input.name]: value } }));
   }

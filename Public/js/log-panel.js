@@ -1,24 +1,27 @@
 // The live event log (SPEC §7): newest at the bottom, follows unless the user scrolls away,
-// filters by event name and text, pauses, exports JSON lines. presetDisagreement rows stand out.
+// filters by event name and by the text a row shows (`json:` searches the raw records), pauses,
+// exports the events as JSON lines. Each row opens to its full record. presetDisagreement rows stand out.
 
 import { clockTime, el } from "./dom.js";
 
 /** Event names of SPEC §7, offered in the name filter before any has arrived. */
 export const EVENT_NAMES = [
-  "sessionOpened", "sessionResumed", "sessionClosed", "configChanged", "reachedBottom", "leftBottom",
+  "sessionOpened", "sessionResumed", "sessionClosed", "sessionReset", "configChanged", "reachedBottom", "leftBottom",
   "loadMoreStarted", "loadMoreFinished", "loadMoreFailed", "loadMoreCancelled", "loadMoreSuppressed",
-  "feedExhausted", "pullStarted", "refreshEligible", "refreshStarted", "refreshFinished", "refreshFailed",
-  "scrollToTop", "offsetChanged", "presetDisagreement", "protocolError",
+  "feedExhausted", "loadMoreIgnored", "pullStarted", "refreshEligible", "refreshStarted", "refreshFinished",
+  "refreshFailed", "refreshIgnored", "scrollToTop", "offsetChanged", "presetDisagreement", "protocolError",
 ];
 
 const MAX_ROWS = 1500;
 const MAX_KEPT = 20000;
 const FOLLOW_SLACK_PX = 24;
+const RAW_PREFIX = "json:";
 
 /** The colour family of an event name. */
 export function categoryOf(name) {
   if (name === "presetDisagreement") return "disagreement";
   if (/Failed$/.test(name) || name === "protocolError" || name === "error") return "fail";
+  if (/Ignored$/.test(name)) return "session";
   if (name === "reachedBottom" || name === "leftBottom") return "bottom";
   if (name.startsWith("loadMore") || name === "feedExhausted") return "load";
   if (name.startsWith("pull") || name.startsWith("refresh") || name === "scrollToTop") return "refresh";
@@ -26,8 +29,10 @@ export function categoryOf(name) {
 }
 
 export class LogPanel {
-  constructor({ scroll, list, empty, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow }) {
-    Object.assign(this, { scroll, list, empty, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow });
+  constructor({ scroll, list, empty, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow, confirm, confirmText, confirmClear, confirmCancel }) {
+    Object.assign(this, { scroll, list, empty, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow, confirm, confirmText, confirmClear, confirmCancel });
+    this.seqs = new Set(); // seq of every record held, so history fetched after a reload is not doubled
+    this.notes = new WeakMap(); // record → the page's note for its row
     this.events = []; // every record received (for export), oldest first
     this.pending = []; // received while paused
     this.paused = false;
@@ -42,7 +47,17 @@ export class LogPanel {
     this.pause.addEventListener("click", () => this.setPaused(!this.paused));
     this.exportButton.addEventListener("click", () => this.exportJSONL());
     this.traceButton.addEventListener("click", () => this.downloadTrace());
-    this.clear.addEventListener("click", () => this.clearAll());
+    this.clear.addEventListener("click", () => this.askToClear());
+    this.confirmClear.addEventListener("click", () => {
+      this.confirm.hidden = true;
+      this.clearAll();
+      this.clear.focus();
+    });
+    this.confirmCancel.addEventListener("click", () => {
+      this.confirm.hidden = true;
+      this.clear.focus();
+    });
+    this.list.addEventListener("toggle", (event) => this.onToggle(event), true);
     this.follow.addEventListener("click", () => {
       this.following = true;
       this.scrollToEnd();
@@ -59,8 +74,13 @@ export class LogPanel {
     this.sessionId = id;
   }
 
-  /** A server event record. */
-  add(record) {
+  /** A server event record, with an optional note the page adds to its row (never to the export). */
+  add(record, note = null) {
+    if (note) this.notes.set(record, note);
+    if (typeof record.seq === "number") {
+      if (this.seqs.has(record.seq)) return;
+      this.seqs.add(record.seq);
+    }
     if (record.name) this.addNameOption(String(record.name));
     this.events.push(record);
     if (this.events.length > MAX_KEPT) this.events.splice(0, this.events.length - MAX_KEPT);
@@ -71,6 +91,32 @@ export class LogPanel {
       return;
     }
     this.appendRows([record]);
+  }
+
+  /**
+   * Records that happened before this page was loaded (the session's log after a reload): placed
+   * before everything received live, in `seq` order, without doubling any.
+   */
+  addHistory(records) {
+    const fresh = records.filter((r) => typeof r.seq === "number" && !this.seqs.has(r.seq)).sort((a, b) => a.seq - b.seq);
+    if (fresh.length === 0) return;
+    for (const record of fresh) {
+      this.seqs.add(record.seq);
+      if (record.name) this.addNameOption(String(record.name));
+    }
+    this.events = [...fresh, ...this.events];
+    if (this.events.length > MAX_KEPT) this.events.splice(0, this.events.length - MAX_KEPT);
+    const fragment = document.createDocumentFragment();
+    for (const record of fresh.slice(-MAX_ROWS)) {
+      const row = this.renderRow(record);
+      if (!this.matches(row)) row.hidden = true;
+      fragment.append(row);
+    }
+    this.list.prepend(fragment);
+    while (this.list.children.length > MAX_ROWS) this.list.firstElementChild.remove();
+    this.empty.hidden = this.list.children.length > 0;
+    if (this.following) this.scrollToEnd();
+    this.updateCount();
   }
 
   /** Something the page itself noticed (an `error` message, a connection change): shown, not exported. */
@@ -101,6 +147,7 @@ export class LogPanel {
     this.updateCount();
   }
 
+  /** A row: a summary that opens (click, Enter or Space) to the full record, pretty-printed. */
   renderRow(record) {
     const name = String(record.name ?? "?");
     const category = record.client ? "client" : categoryOf(name);
@@ -108,14 +155,29 @@ export class LogPanel {
     if (name === "presetDisagreement") row.classList.add("is-disagreement");
     row.dataset.name = name;
     const time = record.time ? new Date(record.time) : new Date();
-    row.append(
+    const details = el("details");
+    const summary = el("summary", "log-summary");
+    summary.append(
       el("span", "log-time", Number.isNaN(time.getTime()) ? String(record.time) : clockTime(time)),
       el("span", "log-name", name),
       el("span", "log-data", summarize(record)),
     );
-    row.title = JSON.stringify(record);
-    row.dataset.text = `${name} ${JSON.stringify(record.data ?? {})}`.toLowerCase();
+    const note = this.notes.get(record);
+    if (note) summary.lastElementChild.append(el("span", "log-note", ` · ${note}`));
+    details.append(summary);
+    details.record = record;
+    row.append(details);
+    // What the row shows is what the filter searches; `json:` reaches the raw record.
+    row.dataset.text = summary.textContent.toLowerCase();
+    row.dataset.raw = JSON.stringify(record).toLowerCase();
     return row;
+  }
+
+  /** The full record is rendered when a row is first opened (most rows never are). */
+  onToggle(event) {
+    const details = event.target;
+    if (!(details instanceof HTMLDetailsElement) || !details.open || details.querySelector(".log-json")) return;
+    details.append(el("pre", "log-json", JSON.stringify(details.record, null, 2)));
   }
 
   addNameOption(name) {
@@ -130,8 +192,9 @@ export class LogPanel {
     const name = this.nameFilter.value;
     const text = this.textFilter.value.trim().toLowerCase();
     if (name && row.dataset.name !== name) return false;
-    if (text && !row.dataset.text.includes(text)) return false;
-    return true;
+    if (!text) return true;
+    if (text.startsWith(RAW_PREFIX)) return row.dataset.raw.includes(text.slice(RAW_PREFIX.length).trim());
+    return row.dataset.text.includes(text);
   }
 
   applyFilters() {
@@ -172,6 +235,15 @@ export class LogPanel {
     const shown = Array.from(this.list.children).filter((row) => !row.hidden).length;
     const filtered = this.nameFilter.value || this.textFilter.value.trim();
     this.count.textContent = `${total} event${total === 1 ? "" : "s"}${filtered ? ` · ${shown} shown` : ""}${this.paused ? " · paused" : ""}`;
+  }
+
+  /** Clearing also empties Export events: ask first, in the panel (a dialog would block the page). */
+  askToClear() {
+    if (this.events.length === 0 && this.list.children.length === 0) return;
+    const n = this.events.length;
+    this.confirmText.textContent = `Clear ${n} event${n === 1 ? "" : "s"}? Export events will be empty too (the trace keeps everything).`;
+    this.confirm.hidden = false;
+    this.confirmCancel.focus();
   }
 
   clearAll() {

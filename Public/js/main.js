@@ -2,21 +2,32 @@
 // the geometry reporter and the controls feed the connection. No module decides a trigger.
 
 import { byId } from "./dom.js";
-import { Connection, defaultSocketURL } from "./connection.js";
+import { Connection, defaultSocketURL, readStorage, writeStorage } from "./connection.js";
 import { GeometryReporter } from "./geometry.js";
 import { FeedRenderer } from "./feed.js";
 import { Inspector } from "./inspector.js";
 import { LogPanel } from "./log-panel.js";
 import { Timeline } from "./timeline.js";
+import { CompareLanes } from "./lanes.js";
+import { PhoneFrame } from "./frame.js";
 
 const DEFAULT_PULL_THRESHOLD = 68;
-const STRIP_HEIGHT_PX = 260;
+const CLIENT_KEY = "scroll-playground.client"; // page-only settings and the scroll position, this tab
+const HISTORY_LIMIT = 10000;
 
 let config = {};
 let state = null;
 const events = []; // server event records this page received, newest last (for people and tests)
 const MAX_EVENTS = 20000;
 let status = "connecting";
+// After a reload: the scroll position to restore once the session's items are back. No geometry is
+// sent meanwhile, or the server would judge the half-restored list.
+let restoring = null;
+// Between a resuming welcome and its sessionResumed: the items that arrive are the session's own.
+let resuming = false;
+// Between pressing Reset and the new list's arrival.
+let awaitingReset = false;
+let resetTimer = null;
 
 const feed = new FeedRenderer({
   phone: byId("phone"),
@@ -32,6 +43,10 @@ const feed = new FeedRenderer({
   endOfFeed: byId("end-of-feed"),
   endText: byId("end-of-feed-text"),
   newItems: byId("new-items"),
+  loadFailed: byId("load-failed"),
+  loadFailedText: byId("load-failed-text"),
+  refreshFailed: byId("refresh-failed"),
+  announcer: byId("feed-announcer"),
 });
 
 const inspector = new Inspector({
@@ -55,9 +70,38 @@ const log = new LogPanel({
   traceButton: byId("log-trace"),
   clear: byId("log-clear"),
   follow: byId("log-follow"),
+  confirm: byId("log-confirm"),
+  confirmText: byId("log-confirm-text"),
+  confirmClear: byId("log-confirm-clear"),
+  confirmCancel: byId("log-confirm-cancel"),
 });
 
 const timeline = new Timeline(byId("timeline"));
+const lanes = new CompareLanes(byId("lanes"), byId("lanes-wrap"));
+
+const frame = new PhoneFrame({
+  stage: byId("stage"),
+  slot: byId("phone-slot"),
+  phone: byId("phone"),
+  select: byId("frame-size"),
+  customOption: byId("frame-custom"),
+  readout: byId("frame-readout"),
+  handle: byId("frame-handle"),
+  // What must stay on screen with the phone: the bars above and the stage's own head and buttons.
+  fixedParts: () => {
+    const px = (element, property) => parseFloat(getComputedStyle(element)[property]) || 0;
+    const stage = byId("stage");
+    const layout = document.querySelector(".layout");
+    const head = document.querySelector(".stage .panel-head");
+    const readout = byId("frame-readout");
+    const actions = byId("stage-actions");
+    const spacing = px(stage, "paddingTop") + px(stage, "paddingBottom") + px(layout, "paddingTop") + px(layout, "paddingBottom")
+      + px(head, "marginBottom") + px(readout, "marginBottom") + px(actions, "marginTop") + 4;
+    return [document.querySelector(".topbar"), byId("tabs"), head, readout, actions, { offsetHeight: spacing }];
+  },
+});
+
+feed.scale = () => frame.scale;
 
 const params = new URLSearchParams(location.search);
 const connection = new Connection({
@@ -71,13 +115,15 @@ const reporter = new GeometryReporter({
   content: byId("feed-content"),
   // No geometry before the first items are on screen: an empty feed is not a measurement of the
   // feed (its padding alone would look like "content shorter than the viewport").
-  send: (message) => feed.rev !== null && connection.send(message),
+  send: (message) => feed.rev !== null && restoring === null && !awaitingReset && connection.send(message),
   pullThreshold: () => Number(config.pullThreshold) || DEFAULT_PULL_THRESHOLD,
+  scale: () => frame.scale,
 });
 
 // ---------- server → page ----------
 
-connection.addEventListener("welcome", ({ detail: { msg, resumed } }) => {
+connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded } }) => {
+  resuming = resumed;
   if (!resumed) {
     feed.resetForNewSession();
     timeline.closeOpenSpans(performance.now());
@@ -86,6 +132,8 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed } }) => {
   inspector.setSession(msg.session);
   applyConfig(msg.config ?? {}, true);
   inspector.setPresets(msg.presets, config.preset);
+  lanes.setPresets((msg.presets ?? []).map((p) => (typeof p === "string" ? p : p?.name)));
+  if (reloaded) restoreAfterReload(msg.session);
   reporter.resend();
 });
 
@@ -93,13 +141,23 @@ connection.addEventListener("message", ({ detail: msg }) => {
   switch (msg.type) {
     case "items":
       feed.applyItems(msg);
+      // A new list in a running session (a reset) starts at the top, in the same task as it lands: no
+      // frame may measure the old position against the new, shorter list. A resume's replace is the
+      // same list again and keeps its place.
+      if (msg.op === "replace" && !resuming) {
+        reporter.jumpToTop();
+        awaitingReset = false;
+        clearTimeout(resetTimer);
+      }
       inspector.setRev(feed.rev ?? 0);
       inspector.setShownCount(feed.list.children.length);
+      if (restoring) restorePosition(false);
       break;
     case "state":
       state = msg;
       feed.applyState(msg);
       inspector.setState(msg);
+      updateButtons();
       if (msg.preset && msg.preset !== config.preset) config = { ...config, preset: msg.preset };
       break;
     case "event":
@@ -110,7 +168,8 @@ connection.addEventListener("message", ({ detail: msg }) => {
       break;
     case "error":
       inspector.clearPending();
-      log.note("error", { code: msg.code, message: msg.message, ...(msg.ref !== undefined ? { ref: msg.ref } : {}) });
+      if (typeof msg.field === "string") inspector.showFieldError(msg.field, msg.message ?? "not accepted");
+      log.note("error", { code: msg.code, message: msg.message, ...(msg.ref !== undefined ? { ref: msg.ref } : {}), ...(msg.field ? { field: msg.field } : {}) });
       break;
     default:
   }
@@ -120,9 +179,32 @@ function receiveEvent(msg) {
   const { type: _type, ...record } = msg;
   events.push(record);
   if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
-  log.add(record);
-  timeline.addEvent(record.name, performance.now());
+  log.add(record, explain(record));
+  const now = performance.now();
+  timeline.addEvent(record.name, now);
+  feed.applyEvent(record);
+  if (record.name === "presetDisagreement") lanes.addDisagreement(now, record.data);
   if (record.name === "configChanged") applyConfig(configFromEvent(record.data), false);
+  if (record.name === "sessionResumed") {
+    resuming = false;
+    if (restoring) restorePosition(true);
+  }
+  if (record.name === "feedExhausted" || record.name === "sessionReset") updateButtons();
+  noteUnseenLog();
+}
+
+// The offsets of recently sent geometries by seq, to tell a leftBottom the user caused from one the
+// content caused (a page landed and pushed the end away while the offset stayed put).
+const sentOffsets = new Map();
+const SENT_OFFSETS_KEPT = 256;
+
+/** A note for the log row when an event needs one to be read right. */
+function explain(record) {
+  if (record.name !== "leftBottom" || typeof record.geometrySeq !== "number") return null;
+  const now = sentOffsets.get(record.geometrySeq);
+  const before = sentOffsets.get(record.geometrySeq - 1);
+  if (now === undefined || before === undefined || now.offset !== before.offset || now.size === before.size) return null;
+  return "content grew, the offset did not move";
 }
 
 /** The config values a `configChanged` event carries, whatever shape its data has. */
@@ -145,10 +227,18 @@ function applyConfig(partial, replace) {
   inspector.setConfig(config);
   if (partial.axis) setAxis(partial.axis);
   else if (replace) setAxis("vertical");
+  if ("compare" in partial) lanes.setEnabled(Boolean(partial.compare));
   timeline.setThresholds({
     pullThreshold: Number(config.pullThreshold),
     bottomThreshold: Number(config.bottomThreshold),
   });
+}
+
+/** Buttons that can do nothing now are disabled (the server would only log why it ignored them). */
+function updateButtons() {
+  if (!state) return;
+  byId("btn-load-more").disabled = state.hasMore === false || Boolean(state.loadingNextPage);
+  byId("btn-refresh").disabled = Boolean(state.refreshing);
 }
 
 connection.addEventListener("status", ({ detail }) => {
@@ -174,7 +264,15 @@ connection.addEventListener("rtt", ({ detail: ms }) => {
 
 reporter.addEventListener("geometry", ({ detail }) => {
   inspector.setGeometry(detail.geometry, detail.seq);
-  if (detail.sent) timeline.addSample(detail.at, detail.geometry);
+  if (detail.sent) {
+    timeline.addSample(detail.at, detail.geometry);
+    const g = detail.geometry;
+    sentOffsets.set(detail.seq, {
+      offset: `${g.contentOffset.x},${g.contentOffset.y}`,
+      size: `${g.contentSize.width},${g.contentSize.height}`,
+    });
+    if (sentOffsets.size > SENT_OFFSETS_KEPT) sentOffsets.delete(sentOffsets.keys().next().value);
+  }
 });
 reporter.addEventListener("pull", ({ detail: px }) => feed.setPull(px));
 
@@ -188,20 +286,46 @@ inspector.addEventListener("config", ({ detail }) => {
 });
 
 inspector.addEventListener("inset", ({ detail: px }) => {
+  setInset(px);
+  saveClientSettings();
+});
+
+function setInset(px) {
   reporter.setInsetTop(px);
   feed.setInsetTop(px);
   timeline.setInsetTop(px);
-});
+}
 
 byId("btn-refresh").addEventListener("click", () => connection.send({ type: "refresh" }));
 byId("btn-load-more").addEventListener("click", () => connection.send({ type: "loadMore" }));
-byId("btn-reset").addEventListener("click", () => connection.send({ type: "reset" }));
+byId("btn-reset").addEventListener("click", () => {
+  // Until the new list lands, a geometry would describe the list being replaced: the server, its rules
+  // already reset, would judge the old bottom as a fresh reachedBottom. None is sent meanwhile.
+  if (!connection.send({ type: "reset" })) return;
+  clearTimeout(resetTimer);
+  awaitingReset = true;
+  resetTimer = setTimeout(() => { awaitingReset = false; reporter.wake(); }, 3000);
+});
+byId("load-retry").addEventListener("click", () => connection.send({ type: "loadMore" }));
+byId("refresh-retry").addEventListener("click", () => connection.send({ type: "refresh" }));
 byId("conn-drop").addEventListener("click", () => connection.drop());
+
+// A keyboard path past the feed: the skip link and Control+End land on the buttons after it.
+function focusAfterFeed() {
+  const target = byId("stage-actions").querySelector("button:not(:disabled)") ?? byId("stage-actions");
+  target.focus();
+}
+byId("skip-feed").addEventListener("click", (event) => {
+  event.preventDefault();
+  focusAfterFeed();
+});
+feed.addEventListener("leave", ({ detail }) => {
+  if (detail === "after") focusAfterFeed();
+  else byId("frame-size").focus();
+});
 
 // ---------- the phone frame ----------
 
-const phone = byId("phone");
-const frameSelect = byId("frame-size");
 let axis = "vertical";
 
 function setAxis(next) {
@@ -212,25 +336,112 @@ function setAxis(next) {
   reporter.setAxis(value);
   timeline.setAxis(value);
   inspector.setAxis(value);
+  frame.setAxis(value);
   byId("timeline-axis").textContent = `contentOffset.${value === "horizontal" ? "x" : "y"} · last 30 s`;
-  applyFrameSize();
 }
 
-function applyFrameSize() {
-  const [w, h] = frameSelect.value.split("x").map(Number);
-  // The resize handle writes width/height on the element; a chosen size starts from scratch.
-  phone.style.width = "";
-  phone.style.height = "";
-  phone.style.setProperty("--frame-w", `${w}px`);
-  phone.style.setProperty("--frame-h", `${axis === "horizontal" ? STRIP_HEIGHT_PX : h}px`);
-}
-frameSelect.addEventListener("change", applyFrameSize);
-applyFrameSize();
+frame.addEventListener("change", () => {
+  reporter.wake();
+  saveClientSettings();
+});
 
-const readout = byId("frame-readout");
-new ResizeObserver(() => {
-  readout.textContent = `${Math.round(phone.offsetWidth)} × ${Math.round(phone.offsetHeight)}`;
-}).observe(phone);
+// ---------- narrow screens: one part at a time ----------
+
+let tab = "feed";
+function showTab(name) {
+  tab = name;
+  document.body.dataset.tab = name;
+  for (const button of document.querySelectorAll(".tab")) button.setAttribute("aria-pressed", String(button.dataset.tab === name));
+  if (name === "log") {
+    unseenLog = 0;
+    noteUnseenLog();
+  }
+  timeline.invalidate();
+  lanes.invalidate();
+  frame.layout();
+}
+for (const button of document.querySelectorAll(".tab")) button.addEventListener("click", () => showTab(button.dataset.tab));
+
+let unseenLog = 0;
+function noteUnseenLog() {
+  const badge = byId("tab-log-badge");
+  if (tab !== "log" && byId("tabs").offsetParent !== null) unseenLog += 1;
+  badge.hidden = unseenLog === 0;
+  badge.textContent = unseenLog > 99 ? "99+" : String(unseenLog);
+}
+
+// ---------- surviving a reload ----------
+
+/** The first item at least partly in view and how far its top is from the feed's top (px). */
+function visibleAnchor() {
+  const scroller = byId("feed");
+  const item = feed.firstVisibleItem();
+  if (!item) return null;
+  return { id: item.dataset.id, offset: feed.offsetInViewport(item) / (frame.scale || 1), scrollTop: scroller.scrollTop, scrollLeft: scroller.scrollLeft };
+}
+
+function saveClientSettings() {
+  const saved = readStorage(CLIENT_KEY) ?? {};
+  writeStorage(CLIENT_KEY, {
+    ...saved,
+    inset: reporter.insetTop,
+    frame: { w: frame.size.w, h: frame.size.h },
+  });
+}
+
+window.addEventListener("pagehide", () => {
+  const saved = readStorage(CLIENT_KEY) ?? {};
+  writeStorage(CLIENT_KEY, { ...saved, session: connection.sessionId, anchor: visibleAnchor() });
+});
+
+/** Restores what only the page knew (inset, frame) on every load of this tab. */
+function restoreClientSettings() {
+  const saved = readStorage(CLIENT_KEY);
+  if (!saved) return;
+  if (saved.frame && Number.isFinite(saved.frame.w) && Number.isFinite(saved.frame.h)) frame.setSize(saved.frame.w, saved.frame.h);
+  if (Number.isFinite(saved.inset) && saved.inset > 0) {
+    byId("inset-top").value = String(saved.inset);
+    setInset(saved.inset);
+  }
+}
+
+function restoreAfterReload(session) {
+  const saved = readStorage(CLIENT_KEY);
+  restoring = saved && saved.session === session && saved.anchor ? saved.anchor : null;
+  // The session's log from the server's ring, oldest first; what arrives live meanwhile is kept.
+  fetch(`/api/events?session=${encodeURIComponent(session)}&limit=${HISTORY_LIMIT}`)
+    .then((response) => (response.ok ? response.json() : { events: [] }))
+    .then((body) => {
+      const history = Array.isArray(body.events) ? body.events : [];
+      log.addHistory(history);
+      const known = new Set(events.map((e) => e.seq));
+      const older = history.filter((e) => !known.has(e.seq));
+      events.unshift(...older);
+      events.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+    })
+    .catch(() => log.note("historyUnavailable", { reason: "the session's earlier events could not be fetched" }));
+}
+
+/** Puts the anchor item back where it was; `done` once the resume has delivered every item. */
+function restorePosition(done) {
+  const anchor = restoring;
+  const scroller = byId("feed");
+  const item = Array.from(feed.list.children).find((node) => node.dataset.id === anchor.id);
+  if (item) {
+    const shift = feed.offsetInViewport(item) / (frame.scale || 1) - anchor.offset;
+    if (axis === "horizontal") scroller.scrollLeft += shift;
+    else scroller.scrollTop += shift;
+  } else if (done) {
+    scroller.scrollTop = anchor.scrollTop ?? 0;
+    scroller.scrollLeft = anchor.scrollLeft ?? 0;
+  }
+  if (done) {
+    restoring = null;
+    reporter.wake();
+  }
+}
+
+restoreClientSettings();
 
 // ---------- for people in the console, and for the browser tests ----------
 
@@ -246,10 +457,21 @@ window.playground = Object.freeze({
   get status() { return status; },
   get session() { return connection.sessionId; },
   get events() { return events.slice(); },
+  get frameScale() { return frame.scale; },
+  get restoring() { return restoring !== null; },
   itemIds: () => feed.itemIds(),
   eventCount: (name) => events.filter((e) => e.name === name).length,
+  /** The timeline's y (px) for an offset, as last drawn. */
+  timelineY: (value) => timeline.yOf(value),
+  failedSpans: () => timeline.failedSpans(),
+  laneMarks: () => lanes.visibleMarks(),
+  /** Work done so far: geometry frames measured and timeline frames drawn (an idle page adds none). */
+  work: () => ({ geometryFrames: reporter.frames, timelineDraws: timeline.draws }),
+  /** Sends a raw message, as the page's buttons do. */
+  send: (message) => connection.send(message),
   /** Resolves once every geometry measured so far has reached the server and it answered a ping. */
   async sync() {
+    reporter.wake();
     await nextFrame();
     await nextFrame();
     return connection.ping();

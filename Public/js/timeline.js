@@ -1,12 +1,27 @@
 // The timeline plot: contentOffset on the scroll axis over the last 30 seconds, the pull and bottom
-// thresholds as lines, and markers for reachedBottom, page loads, refreshes and disagreements.
-// The vertical axis points down like the feed: a pull shows above the zero line, the bottom below.
+// thresholds as lines, and markers for reachedBottom, page loads, refreshes (failed ones in their own
+// colour) and disagreements. The vertical axis points down like the feed: a pull shows above the zero
+// line (a linear band of fixed height), offsets below it on a log scale past 100 px, so a 19,000 px
+// scroll does not squash the last few hundred pixels or the pull band into a line.
 // Times are the page's receive times (performance.now()), so samples and events share one clock.
+//
+// Drawing is on demand: a frame is drawn when a sample or event arrives or the size changes, frames
+// follow one another only while something is moving (recent samples, a span in flight), and otherwise
+// the plot is redrawn once a second so its time axis keeps sliding.
 
 const WINDOW_MS = 30_000;
 const KEEP_MS = 35_000;
 const PAD = { left: 52, right: 10, top: 10, bottom: 22 };
 const PULL_BAND = 0.28; // share of the plot height for negative offsets (pulls)
+const LOG_KNEE_PX = 40; // offsets up to this are near-linear; beyond, each decade gets about the same height
+const LIVE_MS = 600; // after a sample, keep drawing every frame this long
+const IDLE_REDRAW_MS = 1000;
+const MIN_FRAME_MS = 33;
+
+/** The positive band's scale: log1p(v / knee), 0 at 0, monotonic, near-linear below the knee. */
+export function logScale(value) {
+  return Math.log1p(Math.max(0, value) / LOG_KNEE_PX);
+}
 
 export class Timeline {
   constructor(canvas) {
@@ -20,22 +35,45 @@ export class Timeline {
     this.insetTop = 0;
     this.axis = "vertical";
     this.colors = null;
-    this.lastDraw = 0;
-    window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => { this.colors = null; });
-    requestAnimationFrame((now) => this.frame(now));
+    this.lastDraw = -Infinity;
+    this.lastSampleAt = -Infinity;
+    this.frameRequest = null;
+    this.idleTimer = null;
+    this.draws = 0; // frames drawn, for the idle-cost test
+    this.mapping = null; // the last drawn value → y mapping, for tests and people in the console
+    window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+      this.colors = null;
+      this.invalidate();
+    });
+    new ResizeObserver(() => this.invalidate()).observe(canvas);
+    document.addEventListener("visibilitychange", () => this.invalidate());
+    this.invalidate();
+  }
+
+  /** Something to draw changed: draw at the next frame. */
+  invalidate() {
+    if (this.frameRequest === null) this.frameRequest = requestAnimationFrame((now) => this.frame(now));
+  }
+
+  /** The y (CSS px in the canvas) of an offset value in the last drawn frame. */
+  yOf(value) {
+    return this.mapping ? this.mapping(value) : null;
   }
 
   setThresholds({ pullThreshold, bottomThreshold }) {
     if (Number.isFinite(pullThreshold)) this.pullThreshold = pullThreshold;
     if (Number.isFinite(bottomThreshold)) this.bottomThreshold = bottomThreshold;
+    this.invalidate();
   }
 
   setInsetTop(px) {
     this.insetTop = px;
+    this.invalidate();
   }
 
   setAxis(axis) {
     this.axis = axis === "horizontal" ? "horizontal" : "vertical";
+    this.invalidate();
   }
 
   /** A measured geometry at time `t` (ms, performance.now()). */
@@ -48,6 +86,8 @@ export class Timeline {
       containerLength: horizontal ? geometry.containerSize.width : geometry.containerSize.height,
       insetEnd: horizontal ? geometry.contentInsets.trailing : geometry.contentInsets.bottom,
     });
+    this.lastSampleAt = t;
+    this.invalidate();
   }
 
   /** A server event received at time `t`. */
@@ -57,16 +97,20 @@ export class Timeline {
         this.spans.push({ kind: "load", start: t, end: null });
         break;
       case "loadMoreFinished":
-      case "loadMoreFailed":
       case "loadMoreCancelled":
         this.closeSpan("load", t);
+        break;
+      case "loadMoreFailed":
+        this.closeSpan("load", t, true);
         break;
       case "refreshStarted":
         this.spans.push({ kind: "refresh", start: t, end: null });
         break;
       case "refreshFinished":
-      case "refreshFailed":
         this.closeSpan("refresh", t);
+        break;
+      case "refreshFailed":
+        this.closeSpan("refresh", t, true);
         break;
       case "reachedBottom":
         this.marks.push({ kind: "reached", t });
@@ -76,28 +120,44 @@ export class Timeline {
         break;
       default:
     }
+    this.invalidate();
   }
 
   /** A new session: open spans can never close. */
   closeOpenSpans(t) {
     for (const span of this.spans) if (span.end === null) span.end = t;
+    this.invalidate();
   }
 
-  closeSpan(kind, t) {
+  closeSpan(kind, t, failed = false) {
     for (let i = this.spans.length - 1; i >= 0; i--) {
       if (this.spans[i].kind === kind && this.spans[i].end === null) {
         this.spans[i].end = t;
+        this.spans[i].failed = failed;
         return;
       }
     }
   }
 
+  /** Failed spans in the window, for tests: [{kind, start, end}]. */
+  failedSpans() {
+    return this.spans.filter((s) => s.failed).map(({ kind, start, end }) => ({ kind, start, end }));
+  }
+
   frame(now) {
-    requestAnimationFrame((t) => this.frame(t));
-    if (now - this.lastDraw < 33) return; // ~30 fps is plenty for a 30 s window
-    this.lastDraw = now;
-    this.prune(now);
-    this.draw(now);
+    this.frameRequest = null;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (document.hidden) return; // visibilitychange draws again
+    if (now - this.lastDraw >= MIN_FRAME_MS) {
+      this.lastDraw = now;
+      this.prune(now);
+      this.draw(now);
+      this.draws += 1;
+    }
+    const moving = now - this.lastSampleAt < LIVE_MS || this.spans.some((s) => s.end === null);
+    if (moving) this.invalidate();
+    else this.idleTimer = setTimeout(() => this.invalidate(), IDLE_REDRAW_MS);
   }
 
   prune(now) {
@@ -116,7 +176,7 @@ export class Timeline {
     return {
       text: get("--muted"), faint: get("--faint"), grid: get("--line"), offset: get("--accent"),
       pull: get("--refresh"), bottom: get("--load"), reached: get("--violet"), load: get("--load"),
-      refresh: get("--refresh"), disagree: get("--disagree"), panel: get("--panel"),
+      refresh: get("--refresh"), disagree: get("--disagree"), panel: get("--panel"), failed: get("--fail"),
     };
   }
 
@@ -158,9 +218,11 @@ export class Timeline {
     }
     max *= 1.04;
     const zeroAt = plot.y + plot.h * PULL_BAND;
+    const span = logScale(max);
     const yOf = (v) => (v < 0
       ? zeroAt - (v / min) * (zeroAt - plot.y)
-      : zeroAt + (v / max) * (plot.y + plot.h - zeroAt));
+      : zeroAt + (logScale(v) / span) * (plot.y + plot.h - zeroAt));
+    this.mapping = yOf;
     ctx.fillStyle = c.pull;
     ctx.globalAlpha = 0.05;
     ctx.fillRect(plot.x, plot.y, plot.w, zeroAt - plot.y);
@@ -174,7 +236,7 @@ export class Timeline {
       const x0 = Math.max(plot.x, xOf(s.start));
       const x1 = Math.min(plot.x + plot.w, xOf(s.end ?? now));
       if (x1 <= x0) continue;
-      const color = s.kind === "load" ? c.load : c.refresh;
+      const color = s.failed ? c.failed : s.kind === "load" ? c.load : c.refresh;
       ctx.globalAlpha = 0.13;
       ctx.fillStyle = color;
       ctx.fillRect(x0, plot.y, Math.max(1, x1 - x0), plot.h);
@@ -204,8 +266,21 @@ export class Timeline {
     ctx.lineTo(plot.x + plot.w, Math.round(zeroY) + 0.5);
     ctx.stroke();
     ctx.fillText("0", plot.x - 6, zeroY);
-    ctx.fillText(`${Math.round(max)}`, plot.x - 6, plot.y + plot.h - 4);
     ctx.fillText(`${Math.round(min)}`, plot.x - 6, plot.y + 5);
+    // Log ticks: 100, 1k, 10k… while they fit between zero and the bottom edge.
+    let lastY = zeroY;
+    for (let tick = 100; tick < max; tick *= 10) {
+      const y = yOf(tick);
+      if (y - lastY < 14 || plot.y + plot.h - y < 10) continue;
+      ctx.strokeStyle = c.grid;
+      ctx.beginPath();
+      ctx.moveTo(plot.x, Math.round(y) + 0.5);
+      ctx.lineTo(plot.x + plot.w, Math.round(y) + 0.5);
+      ctx.stroke();
+      ctx.fillText(tick >= 1000 ? `${tick / 1000}k` : `${tick}`, plot.x - 6, y);
+      lastY = y;
+    }
+    ctx.fillText(`${Math.round(max)}`, plot.x - 6, plot.y + plot.h - 4);
 
     // thresholds
     ctx.setLineDash([5, 4]);

@@ -4,7 +4,8 @@ Each test starts `.build/debug/scroll-playground --port 0 --public Public` with 
 (bounded) for its start line `Scroll Playground on http://127.0.0.1:PORT`, and stops it afterwards.
 Playwright drives /usr/bin/chromium: `playwright install` cannot download browsers here.
 
-Environment overrides (optional): SCROLL_PLAYGROUND_BIN (server executable), CHROMIUM (browser path).
+Environment overrides (optional): SCROLL_PLAYGROUND_BIN (server executable), SCROLL_PLAYGROUND_PUBLIC (the
+page's directory, e.g. an older checkout's, to see a test fail before a change), CHROMIUM (browser path).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 REPO = Path(__file__).resolve().parents[2]
 SERVER_BIN = Path(os.environ.get("SCROLL_PLAYGROUND_BIN", REPO / ".build" / "debug" / "scroll-playground"))
+PUBLIC = Path(os.environ.get("SCROLL_PLAYGROUND_PUBLIC", REPO / "Public"))
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = REPO / ".build" / "screenshots"
 
@@ -42,7 +44,7 @@ class ServerProcess:
     def __init__(self, settings: dict[str, object]):
         if not SERVER_BIN.exists():
             pytest.fail(f"{SERVER_BIN} does not exist: build it first (`swift build --product scroll-playground`)")
-        args = [str(SERVER_BIN), "--port", "0", "--public", str(REPO / "Public")]
+        args = [str(SERVER_BIN), "--port", "0", "--public", str(PUBLIC)]
         for name, value in settings.items():
             if value is not None:
                 args += [f"--{name}", str(value)]

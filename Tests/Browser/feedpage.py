@@ -44,7 +44,7 @@ def geometry(page: Page) -> dict:
 
 
 def wait_items(page: Page, count: int) -> None:
-    expect(page.locator("#items > li")).to_have_count(count)
+    expect(page.locator("#items > article")).to_have_count(count)
 
 
 def wait_event(page: Page, name: str, count: int = 1) -> None:

@@ -47,7 +47,7 @@ def test_initial_items_render(start_server, open_page):
     ids = item_ids(page)
     assert_unique(ids)
     assert state(page)["itemCount"] == 12
-    first = page.locator("#items > li").first
+    first = page.locator("#items > article").first
     expect(first.locator(".item-title")).not_to_be_empty()
     expect(page.locator("#end-of-feed")).to_be_hidden()
     expect(page.locator("#bottom-indicator")).to_be_hidden()
@@ -96,7 +96,7 @@ def test_short_feed_in_tall_viewport_fills_itself_then_stops(start_server, open_
     assert g["contentSize"]["height"] > g["containerSize"]["height"]
     # It stopped as soon as it was full: without the last page it would still be within the threshold.
     last_two = page.evaluate(
-        "(() => { const rows = Array.from(document.querySelectorAll('#items > li')).slice(-2);"
+        "(() => { const rows = Array.from(document.querySelectorAll('#items > article')).slice(-2);"
         " return rows[1].getBoundingClientRect().bottom - rows[0].getBoundingClientRect().top + 8; })()"
     )
     assert g["contentSize"]["height"] - last_two - g["containerSize"]["height"] <= 50.5
@@ -149,7 +149,7 @@ def test_wheel_pull_past_threshold_refreshes_and_new_items_appear_on_top(start_s
     assert after[5:] == before
     assert not set(after[:5]) & set(before)
     # The new items are on screen, on top.
-    expect(page.locator("#items > li").first).to_be_in_viewport()
+    expect(page.locator("#items > article").first).to_be_in_viewport()
     wait_state(page, "!s.refreshing && !s.indicator.top.visible")
     expect(page.locator("#top-indicator")).to_have_css("opacity", "0")
     assert page.evaluate("document.getElementById('top-indicator').getBoundingClientRect().height") == 0
@@ -405,23 +405,26 @@ def test_prepend_while_scrolled_keeps_the_visible_item_in_place(start_server, op
     sync(page)
     anchor = page.evaluate(
         "(() => { const f = document.getElementById('feed').getBoundingClientRect();"
-        " const row = Array.from(document.querySelectorAll('#items > li')).find(r => r.getBoundingClientRect().bottom > f.top + 1);"
+        " const row = Array.from(document.querySelectorAll('#items > article')).find(r => r.getBoundingClientRect().bottom > f.top + 1);"
         " return { id: row.dataset.id, top: row.getBoundingClientRect().top }; })()"
     )
     page.click("#btn-refresh")
     wait_items(page, 35)
-    top = page.evaluate("(id) => document.querySelector(`#items > li[data-id='${id}']`).getBoundingClientRect().top", anchor["id"])
+    top = page.evaluate("(id) => document.querySelector(`#items > article[data-id='${id}']`).getBoundingClientRect().top", anchor["id"])
     assert abs(top - anchor["top"]) <= 1
     expect(page.locator("#new-items")).to_be_visible()
 
 
 # ---------- for people to look at ----------
 
+SCREEN_SIZES = [(1440, 900, False), (1280, 720, False), (768, 1024, False), (390, 844, True)]
+
+
 def test_screenshots_of_the_whole_page(start_server, open_page):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     server = start_server(preset="playground")
-    for width, height in [(1440, 900), (390, 844)]:
-        page, probe = open_page(server, width=width, height=height)
+    for width, height, touch in SCREEN_SIZES:
+        page, probe = open_page(server, width=width, height=height, touch=touch)
         wait_items(page, 30)
         page.locator("#feed").scroll_into_view_if_needed()
         wheel_to_end(page)
@@ -433,6 +436,45 @@ def test_screenshots_of_the_whole_page(start_server, open_page):
         page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 10_000
         assert probe.problems() == [], "\n".join(probe.problems())
+        assert_nothing_cut_off_or_overlapping(page, width)
+        if page.locator("#tabs").is_visible():
+            # Narrow: every part is a tab away; each gets its own picture.
+            for tab in ["state", "log", "settings"]:
+                page.click(f".tab[data-tab={tab}]")
+                page.screenshot(path=str(SCREENSHOTS / f"playground-{width}x{height}-{tab}.png"), full_page=True)
+                assert_nothing_cut_off_or_overlapping(page, width)
+            page.click(".tab[data-tab=feed]")
+
+
+def assert_nothing_cut_off_or_overlapping(page, width: int) -> None:
+    """No sideways overflow, and no two visible panels (or the phone and the stage's buttons) overlap."""
+    report = page.evaluate(
+        """() => {
+            const boxes = Array.from(document.querySelectorAll('.panel, .topbar, .tabs'))
+              .filter((e) => e.offsetParent !== null || e.classList.contains('topbar'))
+              .map((e) => ({ id: e.id || e.className, r: e.getBoundingClientRect() }));
+            const overlaps = [];
+            for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+              const a = boxes[i].r, b = boxes[j].r;
+              const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+              const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+              if (x > 1 && y > 1) overlaps.push(boxes[i].id + ' / ' + boxes[j].id);
+            }
+            const phone = document.getElementById('phone-slot').getBoundingClientRect();
+            const actions = document.getElementById('stage-actions').getBoundingClientRect();
+            const stage = document.getElementById('stage').getBoundingClientRect();
+            return {
+              overflow: document.documentElement.scrollWidth - window.innerWidth,
+              overlaps,
+              phoneOverActions: phone.bottom > actions.top + 1 && actions.height > 0,
+              phoneOutsideStage: stage.width > 0 && (phone.left < stage.left - 1 || phone.right > stage.right + 1),
+            };
+        }"""
+    )
+    assert report["overflow"] <= 0, f"the page scrolls sideways by {report['overflow']} px at width {width}"
+    assert report["overlaps"] == [], f"overlapping at width {width}: {report['overlaps']}"
+    assert not report["phoneOverActions"], f"the phone covers the feed's buttons at width {width}"
+    assert not report["phoneOutsideStage"], f"the phone sticks out of its panel at width {width}"
 
 
 def test_downloaded_trace_replays_to_the_same_decisions(start_server, open_page, tmp_path):

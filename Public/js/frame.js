@@ -1,0 +1,138 @@
+// The phone frame: the device size chosen (or dragged / keyed with the handle) is the size the feed
+// really has, so `containerSize` is that size minus the frame's own edge. When the device does not fit
+// the window it is scaled down visually (a CSS transform, which changes nothing the geometry reports)
+// and the readout says so.
+
+export const FRAME_EDGE_PX = 6; // the frame's border on every side: containerSize = size − 2 × edge
+const STRIP_HEIGHT_PX = 260;
+const MIN = { w: 240, h: 160 };
+const MAX = { w: 1600, h: 2000 };
+const KEY_STEP = 10;
+const KEY_STEP_LARGE = 50;
+const MIN_SCALE = 0.35;
+
+/** Events (EventTarget): `change` (detail: {width, height, scale}) whenever the size or scale changes. */
+export class PhoneFrame extends EventTarget {
+  constructor({ stage, slot, phone, select, customOption, readout, handle, fixedParts }) {
+    super();
+    Object.assign(this, { stage, slot, phone, select, customOption, readout, handle });
+    this.fixedParts = fixedParts; // elements whose height the phone must leave room for in the window
+    this.axis = "vertical";
+    this.size = this.selectedSize();
+    this.scale = 1;
+    this.drag = null;
+    select.addEventListener("change", () => {
+      if (select.value === "custom") return;
+      this.size = this.selectedSize();
+      this.customOption.hidden = true;
+      this.layout();
+    });
+    handle.addEventListener("keydown", (event) => this.onKey(event));
+    handle.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+    handle.addEventListener("pointermove", (event) => this.onPointerMove(event));
+    handle.addEventListener("pointerup", (event) => this.onPointerUp(event));
+    handle.addEventListener("pointercancel", (event) => this.onPointerUp(event));
+    // The room there is changes with the window and with the panel the stage sits in.
+    new ResizeObserver(() => this.layout()).observe(stage);
+    window.addEventListener("resize", () => this.layout());
+    this.layout();
+  }
+
+  selectedSize() {
+    const [w, h] = this.select.value.split("x").map(Number);
+    return { w: w || 390, h: h || 700 };
+  }
+
+  /** The size the feed has (the strip keeps its own height on the horizontal axis). */
+  get frameSize() {
+    return { w: this.size.w, h: this.axis === "horizontal" ? STRIP_HEIGHT_PX : this.size.h };
+  }
+
+  setAxis(axis) {
+    this.axis = axis === "horizontal" ? "horizontal" : "vertical";
+    this.layout();
+  }
+
+  /** A size from the handle or a restored session: shown as "Custom" unless it is one of the choices. */
+  setSize(w, h) {
+    const size = {
+      w: Math.round(Math.min(MAX.w, Math.max(MIN.w, w))),
+      h: Math.round(Math.min(MAX.h, Math.max(MIN.h, h))),
+    };
+    this.size = size;
+    const value = `${size.w}x${size.h}`;
+    const listed = Array.from(this.select.options).some((o) => o.value === value);
+    this.customOption.hidden = listed;
+    this.customOption.textContent = `Custom · ${size.w} × ${size.h}`;
+    this.select.value = listed ? value : "custom";
+    this.layout();
+  }
+
+  /** How tall the phone may be on screen so the feed and its buttons stay in the window. */
+  availableHeight() {
+    const fixed = this.fixedParts().reduce((sum, element) => sum + (element?.offsetHeight ?? 0), 0);
+    return Math.max(MIN.h * MIN_SCALE, window.innerHeight - fixed);
+  }
+
+  layout() {
+    const { w, h } = this.frameSize;
+    this.phone.style.setProperty("--frame-w", `${w}px`);
+    this.phone.style.setProperty("--frame-h", `${h}px`);
+    const style = getComputedStyle(this.stage);
+    const room = this.stage.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const scale = Math.max(MIN_SCALE, Math.min(1, room / w, this.availableHeight() / h));
+    const rounded = Math.floor(scale * 1000) / 1000;
+    this.phone.style.transform = rounded < 1 ? `scale(${rounded})` : "";
+    this.slot.style.width = `${Math.round(w * rounded)}px`;
+    this.slot.style.height = `${Math.round(h * rounded)}px`;
+    const changed = rounded !== this.scale || w !== this.lastW || h !== this.lastH;
+    this.scale = rounded;
+    this.lastW = w;
+    this.lastH = h;
+    this.updateReadout();
+    if (changed) this.dispatchEvent(new CustomEvent("change", { detail: { width: w, height: h, scale: rounded } }));
+  }
+
+  updateReadout() {
+    const { w, h } = this.frameSize;
+    const edge = 2 * FRAME_EDGE_PX;
+    this.readout.textContent = `feed ${w - edge} × ${h - edge} (${FRAME_EDGE_PX} px frame)`;
+    this.readout.title = "containerSize is the frame size minus the frame's edge on each side";
+    if (this.scale < 1) {
+      const note = document.createElement("span");
+      note.className = "is-scaled";
+      note.textContent = ` · shown at ${Math.round(this.scale * 100)} % to fit`;
+      this.readout.append(note);
+    }
+  }
+
+  // ---------- the handle: drag or arrow keys ----------
+
+  onKey(event) {
+    const step = event.shiftKey ? KEY_STEP_LARGE : KEY_STEP;
+    const deltas = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    const delta = deltas[event.key];
+    if (!delta) return;
+    event.preventDefault();
+    this.setSize(this.size.w + delta[0], this.size.h + (this.axis === "horizontal" ? 0 : delta[1]));
+  }
+
+  onPointerDown(event) {
+    if (event.button !== 0) return;
+    this.drag = { id: event.pointerId, x: event.clientX, y: event.clientY, w: this.size.w, h: this.size.h };
+    this.handle.setPointerCapture(event.pointerId);
+    event.preventDefault();
+  }
+
+  onPointerMove(event) {
+    if (!this.drag || event.pointerId !== this.drag.id) return;
+    const k = this.scale || 1;
+    this.setSize(this.drag.w + (event.clientX - this.drag.x) / k, this.drag.h + (event.clientY - this.drag.y) / k);
+  }
+
+  onPointerUp(event) {
+    if (!this.drag || event.pointerId !== this.drag.id) return;
+    this.drag = null;
+    if (this.handle.hasPointerCapture(event.pointerId)) this.handle.releasePointerCapture(event.pointerId);
+  }
+}
