@@ -14,13 +14,13 @@ PORT ?= 8080
 # Sessions are recorded here, so the page's "download trace" and `replay` work out of the box.
 LOG_DIR ?= logs
 
-.PHONY: run test test-swift test-browser build deps browser-deps
+.PHONY: run test test-swift test-browser build deps browser-deps lint format
 
 run: deps
 	$(SWIFT) build -c release --product scroll-playground
 	.build/release/scroll-playground --host $(HOST) --port $(PORT) --log-dir $(LOG_DIR) $(ARGS)
 
-test: deps browser-deps
+test: deps browser-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(VENV)/bin/pytest Tests/Browser -q
@@ -34,6 +34,14 @@ test-browser: deps browser-deps
 
 build: deps
 	$(SWIFT) build
+
+# The code's format (.swift-format): `make format` rewrites, `make lint` (part of `make test`) checks.
+FORMATTED := Sources Tests Package.swift
+lint:
+	$(SWIFT) format lint --strict --recursive $(FORMATTED)
+
+format:
+	$(SWIFT) format --in-place --recursive $(FORMATTED)
 
 # Hardening (README "Security and limits"). Each sanitizer builds in its own scratch path, so the normal
 # debug build stays valid; the tests that start the server then start the instrumented executable too,

@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "scroll-playground",
     products: [
-        .executable(name: "scroll-playground", targets: ["scroll-playground"]),
+        .executable(name: "scroll-playground", targets: ["scroll-playground"])
     ],
     targets: [
         // libwebsockets from Debian's libwebsockets-dev; only LWSTransport imports it.
@@ -29,7 +29,9 @@ let package = Package(
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport"]),
         .testTarget(
             name: "PlaygroundServerTests",
-            dependencies: ["PlaygroundServer", "LWSTransport", "CommandLineOptions", "scroll-playground", "scroll-bench"]
+            dependencies: [
+                "PlaygroundServer", "LWSTransport", "CommandLineOptions", "scroll-playground", "scroll-bench",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -20,7 +20,8 @@ public enum HelpFormatter {
             if label.count + 2 > column {
                 lines.append(margin + label)
             } else {
-                lines.append(margin + label + String(repeating: " ", count: column - label.count) + wrapped.removeFirst())
+                lines.append(
+                    margin + label + String(repeating: " ", count: column - label.count) + wrapped.removeFirst())
             }
             lines += wrapped.map { margin + String(repeating: " ", count: column) + $0 }
         }

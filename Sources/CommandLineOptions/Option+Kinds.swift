@@ -11,43 +11,51 @@ extension Option {
     public static func `switch`(
         _ name: String, help: String, _ path: WritableKeyPath<Root, Bool> & Sendable
     ) -> Option {
-        Option(name: name, valueName: "", help: help, kind: .switch, defaultText: { _ in nil }) { root, _ in
-            root[keyPath: path] = true
-        }
+        Option(
+            name: name, valueName: "", help: help, kind: .switch, defaultText: { _ in nil },
+            apply: { root, _ in
+                root[keyPath: path] = true
+            })
     }
 
     /// A switch with its own effect (e.g. choosing a mode).
     public static func `switch`(
         _ name: String, help: String, apply: @escaping @Sendable (inout Root) -> Void
     ) -> Option {
-        Option(name: name, valueName: "", help: help, kind: .switch, defaultText: { _ in nil }) { root, _ in
-            apply(&root)
-        }
+        Option(
+            name: name, valueName: "", help: help, kind: .switch, defaultText: { _ in nil },
+            apply: { root, _ in
+                apply(&root)
+            })
     }
 
     /// Text; `--help` shows the current value as the default unless it is empty.
     public static func text(
         _ name: String, _ valueName: String, help: String, _ path: WritableKeyPath<Root, String> & Sendable
     ) -> Option {
-        Option(name: name, valueName: valueName, help: help, kind: .text, defaultText: { $0[keyPath: path].nonEmpty }) {
-            root, text in root[keyPath: path] = text ?? ""
-        }
+        Option(
+            name: name, valueName: valueName, help: help, kind: .text, defaultText: { $0[keyPath: path].nonEmpty },
+            apply: {
+                root, text in root[keyPath: path] = text ?? ""
+            })
     }
 
     /// Optional text; `--help` shows a default only when the starting value has one.
     public static func text(
         _ name: String, _ valueName: String, help: String, _ path: WritableKeyPath<Root, String?> & Sendable
     ) -> Option {
-        Option(name: name, valueName: valueName, help: help, kind: .text, defaultText: { $0[keyPath: path] }) {
-            root, text in root[keyPath: path] = text
-        }
+        Option(
+            name: name, valueName: valueName, help: help, kind: .text, defaultText: { $0[keyPath: path] },
+            apply: {
+                root, text in root[keyPath: path] = text
+            })
     }
 
     /// Text given any number of times, each value appended.
     public static func repeatable(
         _ name: String, _ valueName: String, help: String, _ path: WritableKeyPath<Root, [String]> & Sendable
     ) -> Option {
-        repeatable(name, valueName, help: help) { root, text in root[keyPath: path].append(text) }
+        repeatable(name, valueName, help: help, apply: { root, text in root[keyPath: path].append(text) })
     }
 
     /// Text given any number of times, each value read by `apply`.
@@ -63,9 +71,12 @@ extension Option {
         _ name: String, _ valueName: String = "N", help: String, _ path: WritableKeyPath<Root, Int> & Sendable,
         in range: ClosedRange<Int>
     ) -> Option {
-        Option(name: name, valueName: valueName, help: help, kind: .integer(range), defaultText: { "\($0[keyPath: path])" }) {
-            root, text throws(OptionError) in root[keyPath: path] = try readInteger(name, text, range)
-        }
+        Option(
+            name: name, valueName: valueName, help: help, kind: .integer(range),
+            defaultText: { "\($0[keyPath: path])" },
+            apply: {
+                root, text throws(OptionError) in root[keyPath: path] = try readInteger(name, text, range)
+            })
     }
 
     /// An optional integer in `range`; `--help` shows a default only when the starting value has one.
@@ -75,8 +86,8 @@ extension Option {
     ) -> Option {
         Option(
             name: name, valueName: valueName, help: help, kind: .integer(range),
-            defaultText: { $0[keyPath: path].map { "\($0)" } }
-        ) { root, text throws(OptionError) in root[keyPath: path] = try readInteger(name, text, range) }
+            defaultText: { $0[keyPath: path].map { "\($0)" } },
+            apply: { root, text throws(OptionError) in root[keyPath: path] = try readInteger(name, text, range) })
     }
 
     /// A number in `range`; `unit` names it in errors ("seconds in 0.1…3600").
@@ -86,14 +97,15 @@ extension Option {
     ) -> Option {
         Option(
             name: name, valueName: valueName, help: help, kind: .number(range, unit: unit),
-            defaultText: { HelpFormatter.number($0[keyPath: path]) }
-        ) { root, text throws(OptionError) in
-            let text = text ?? ""
-            guard let number = Double(text.withoutUnderscores), range.contains(number) else {
-                throw .invalidValue(option: name, expected: "\(unit ?? "a number") in \(HelpFormatter.range(range))", text: text)
-            }
-            root[keyPath: path] = number
-        }
+            defaultText: { HelpFormatter.number($0[keyPath: path]) },
+            apply: { root, text throws(OptionError) in
+                let text = text ?? ""
+                guard let number = Double(text.withoutUnderscores), range.contains(number) else {
+                    throw .invalidValue(
+                        option: name, expected: "\(unit ?? "a number") in \(HelpFormatter.range(range))", text: text)
+                }
+                root[keyPath: path] = number
+            })
     }
 
     /// One of the cases of `Choice`, by raw value.
@@ -117,14 +129,14 @@ extension Option {
         let names = Choice.allCases.map(\.rawValue)
         return Option(
             name: name, valueName: names.joined(separator: "|"), help: help, kind: .choice(names),
-            defaultText: { show($0[keyPath: path]) }
-        ) { root, text throws(OptionError) in
-            let text = text ?? ""
-            guard let choice = Choice(rawValue: text) else {
-                throw .invalidValue(option: name, expected: HelpFormatter.alternatives(names), text: text)
-            }
-            root[keyPath: path] = read(choice)
-        }
+            defaultText: { show($0[keyPath: path]) },
+            apply: { root, text throws(OptionError) in
+                let text = text ?? ""
+                guard let choice = Choice(rawValue: text) else {
+                    throw .invalidValue(option: name, expected: HelpFormatter.alternatives(names), text: text)
+                }
+                root[keyPath: path] = read(choice)
+            })
     }
 }
 

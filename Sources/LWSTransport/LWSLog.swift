@@ -39,7 +39,9 @@ public enum LWSLog {
                 guard let line else { return }
                 var text = String(cString: line)
                 while text.last == "\n" || text.last == "\r" { text.removeLast() }
-                guard let emitted = LWSLog.repeats.withLock({ $0.admit(text, now: ContinuousClock.now) }) else { return }
+                guard let emitted = LWSLog.repeats.withLock({ $0.admit(text, now: ContinuousClock.now) }) else {
+                    return
+                }
                 let handler = LWSLog.state.withLock { $0 }
                 for line in emitted { handler?(line) }
             })

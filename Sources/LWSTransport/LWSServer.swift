@@ -812,7 +812,9 @@ final class LWSServer {
             (start + 7).pointee = UInt8(ascii: "1")
         }
         var added = LWSHeaders.add(wsi, name: "cache-control:", value: "no-store", at: &position, end: end)
-        if closing { added = added && LWSHeaders.add(wsi, name: "connection:", value: "close", at: &position, end: end) }
+        if closing {
+            added = added && LWSHeaders.add(wsi, name: "connection:", value: "close", at: &position, end: end)
+        }
         return added && lws_finalize_write_http_header(wsi, start, &position, end) == 0
     }
 

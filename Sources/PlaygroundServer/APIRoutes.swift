@@ -54,7 +54,8 @@ enum APIRoutes {
                 "since": .string(hosted.since),
             ]
         }
-        return .json(JSONValue.object(["active": .int(host.activeSessionCount), "sessions": .array(entries)]).jsonBytes)
+        return .json(
+            JSONValue.object(["active": .int(host.activeSessionCount), "sessions": .array(entries)]).jsonBytes)
     }
 
     private static func events(_ query: [String: String], _ host: SessionHost) -> HTTPResponse {

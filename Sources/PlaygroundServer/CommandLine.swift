@@ -15,7 +15,8 @@ public enum PlaygroundCommand: Sendable {
 extension PlaygroundCommand {
     /// Parses the arguments after the program name. `locatePublic` finds the page's folder when
     /// `--public` is not given.
-    public static func parse(_ arguments: [String], locatePublic: () -> String?) throws(UsageError) -> PlaygroundCommand {
+    public static func parse(_ arguments: [String], locatePublic: () -> String?) throws(UsageError) -> PlaygroundCommand
+    {
         var arguments = arguments[...]
         if arguments.first == "serve" { arguments.removeFirst() }
         if arguments.first == "replay" {
@@ -53,7 +54,9 @@ extension PlaygroundCommand {
     private static func parseReplay(_ arguments: ArraySlice<String>) throws(UsageError) -> PlaygroundCommand {
         let parsed: ReplayArguments
         do {
-            guard case .parsed(let values) = try ReplayArguments.parser.parse(arguments) else { return .help(replayUsage) }
+            guard case .parsed(let values) = try ReplayArguments.parser.parse(arguments) else {
+                return .help(replayUsage)
+            }
             parsed = values
         } catch {
             throw UsageError(error, prefix: "replay: ", seeAlso: "replay --help")
@@ -70,19 +73,21 @@ extension PlaygroundCommand {
 
     /// The `replay --help` text.
     public static var replayUsage: String {
-        (["Usage: scroll-playground replay TRACE.jsonl [options]",
-          "",
-          "Runs a recorded session (a --log-dir trace) through the scroll logic on a virtual clock that",
-          "follows the recorded times, and prints the decisions. Choose at most one of --diff, --compare",
-          "and --summary.",
-          "",
-         ] + ReplayArguments.parser.helpLines()).joined(separator: "\n")
+        ([
+            "Usage: scroll-playground replay TRACE.jsonl [options]",
+            "",
+            "Runs a recorded session (a --log-dir trace) through the scroll logic on a virtual clock that",
+            "follows the recorded times, and prints the decisions. Choose at most one of --diff, --compare",
+            "and --summary.",
+            "",
+        ] + ReplayArguments.parser.helpLines()).joined(separator: "\n")
     }
 
     /// The `--help` text.
     public static var usage: String {
         let replayLine = "       scroll-playground replay TRACE.jsonl "
-        let replaySynopsis = HelpFormatter.wrap(ReplayArguments.parser.synopsis, width: HelpFormatter.width - replayLine.count)
+        let replaySynopsis = HelpFormatter.wrap(
+            ReplayArguments.parser.synopsis, width: HelpFormatter.width - replayLine.count)
         var lines = [
             "Scroll Playground \(PlaygroundServer.version): a server-authoritative scroll logic playground.",
             "",

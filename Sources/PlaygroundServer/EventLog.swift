@@ -31,7 +31,9 @@ final class EventLog {
     ///   - terminal: the format of standard output lines, or nil for none (tests, benchmarks).
     ///   - logDirectory: where `events.jsonl` goes, if anywhere. An existing file is continued: `seq`
     ///     goes on from its last record, and a last line cut off by a crash is removed first.
-    init(terminal: LogFormat?, ringCapacity: Int, ringByteCapacity: Int = defaultRingBytes, logDirectory: String?) throws {
+    init(terminal: LogFormat?, ringCapacity: Int, ringByteCapacity: Int = defaultRingBytes, logDirectory: String?)
+        throws
+    {
         self.terminal = terminal.map { ($0, TerminalWriter()) }
         self.ringCapacity = max(1, ringCapacity)
         self.ringByteCapacity = max(1, ringByteCapacity)
@@ -103,7 +105,8 @@ final class EventLog {
         var page = Page()
         for stored in ring[ringStart...] {
             guard stored.seq > after, session == nil || stored.session == session else { continue }
-            guard page.records.count < limit, page.records.isEmpty || page.byteCount + stored.bytes.count <= maxBytes else {
+            guard page.records.count < limit, page.records.isEmpty || page.byteCount + stored.bytes.count <= maxBytes
+            else {
                 page.hasMore = true
                 break
             }

@@ -16,7 +16,9 @@ enum EventsFileTail {
         while window > 0 {
             var bytes = [UInt8](repeating: 0, count: window)
             let read = pread(descriptor, &bytes, window, off_t(size - window))
-            guard read == window else { throw ServerStartError("cannot read \(path): \(String(cString: strerror(errno)))") }
+            guard read == window else {
+                throw ServerStartError("cannot read \(path): \(String(cString: strerror(errno)))")
+            }
             let wholeFile = window == size
             if let found = scan(bytes, fileSize: size, wholeFile: wholeFile) {
                 if found.cutBytes > 0 { _ = ftruncate(descriptor, off_t(size - found.cutBytes)) }

@@ -75,8 +75,10 @@ public final class PlaygroundServer: @unchecked Sendable {
         case .synthetic:
             // Synthetic items differ only in their words and numbers; refreshed ones have ids like new-N.
             let last = options.maxSessionItems - 1
-            sample = (0..<min(1_000, options.maxSessionItems)).compactMap { options.source.item(at: $0, seed: seed) }
-                + [options.source.item(at: last, seed: seed), FeedSource.refreshedItem(last + 1, seed: seed)].compactMap { $0 }
+            sample =
+                (0..<min(1_000, options.maxSessionItems)).compactMap { options.source.item(at: $0, seed: seed) }
+                + [options.source.item(at: last, seed: seed), FeedSource.refreshedItem(last + 1, seed: seed)].compactMap
+            { $0 }
         }
         // A comma between items, and room for number growth past the sample.
         let largest = (sample.map { $0.json.jsonBytes.count }.max() ?? 64) + 16

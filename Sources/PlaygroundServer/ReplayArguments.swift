@@ -15,9 +15,12 @@ struct ReplayArguments: Sendable {
             Option("preset", "NAME", help: "what if the session had used this preset") { arguments, name in
                 arguments.command.overrides["preset"] = .string(name)
             },
-            .repeatable("set", "KEY=VALUE", help: "what if it had used this setting (camelCase), e.g. --set pullThreshold=40",
-                        apply: applySetting),
-            .switch("diff", help: "print only the decisions that differ from the recorded ones") { $0.modes.append(.diff) },
+            .repeatable(
+                "set", "KEY=VALUE", help: "what if it had used this setting (camelCase), e.g. --set pullThreshold=40",
+                apply: applySetting),
+            .switch("diff", help: "print only the decisions that differ from the recorded ones") {
+                $0.modes.append(.diff)
+            },
             .switch("compare", help: "run every preset side by side and show where they disagree") {
                 $0.modes.append(.compare)
             },
@@ -30,7 +33,9 @@ struct ReplayArguments: Sendable {
     ).keepingWords(in: \.command.traces)
 
     /// `--set key=value`: the key must name a setting and the value must suit it.
-    @Sendable private static func applySetting(_ arguments: inout ReplayArguments, _ assignment: String) throws(OptionError) {
+    @Sendable private static func applySetting(_ arguments: inout ReplayArguments, _ assignment: String)
+        throws(OptionError)
+    {
         guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
             throw .invalidValue(option: "set", expected: "key=value", text: assignment)
         }
@@ -38,7 +43,9 @@ struct ReplayArguments: Sendable {
         let text = String(assignment[assignment.index(after: equals)...])
         guard ScrollConfig.settings.contains(where: { $0.name == key }) else {
             throw .rejected(
-                option: "set", reason: "unknown setting '\(key)' (one of \(ScrollConfig.settings.map(\.name).joined(separator: ", ")))",
+                option: "set",
+                reason:
+                    "unknown setting '\(key)' (one of \(ScrollConfig.settings.map(\.name).joined(separator: ", ")))",
                 text: assignment)
         }
         var probe = ScrollConfig()

@@ -41,19 +41,22 @@ public struct ReplayCommand: Sendable {
                 if Self.isEventExport(text) {
                     throw UsageError(
                         "replay: \(path): this is the page's event export (Export events), not a trace: "
-                            + "use Download trace in the log panel (the server needs --log-dir) or GET /api/sessions/ID/trace")
+                            + "use Download trace in the log panel (the server needs --log-dir) or GET /api/sessions/ID/trace"
+                    )
                 }
                 throw UsageError("replay: \(path): \(error)")
             }
             if let line = trace.tornFinalLine {
                 StandardError.writeLine(
-                    "replay: \(path): ignored line \(line), the last, cut off mid-write (the recording server stopped abruptly)")
+                    "replay: \(path): ignored line \(line), the last, cut off mid-write (the recording server stopped abruptly)"
+                )
             }
             loaded.append((path, trace))
         }
         switch mode {
         case .summary:
-            return ReplayReport.summary(loaded.map { (name: ($0.path as NSString).lastPathComponent, trace: $0.trace) }, overrides: overrides)
+            return ReplayReport.summary(
+                loaded.map { (name: ($0.path as NSString).lastPathComponent, trace: $0.trace) }, overrides: overrides)
         case .decisions:
             let trace = loaded[0].trace
             return ReplayReport.decisions(
@@ -63,7 +66,8 @@ public struct ReplayCommand: Sendable {
             let trace = loaded[0].trace
             return ReplayReport.diff(
                 recorded: ReplayReport.fromSessionStart(trace.recordedDecisions, of: trace),
-                replayed: ReplayReport.fromSessionStart(Replay(overrides: overrides).run(trace), of: trace), format: format)
+                replayed: ReplayReport.fromSessionStart(Replay(overrides: overrides).run(trace), of: trace),
+                format: format)
         case .compare:
             return ReplayReport.compare(loaded[0].trace, overrides: overrides, format: format)
         }
@@ -89,10 +93,13 @@ enum ReplayReport {
     static func line(for decision: TimedDecision, session: String, format: LogFormat, prefix: String = "") -> String {
         switch format {
         case .text:
-            return prefix + TextLogFormatter.line(time: milliseconds(decision.t), session: session, entry: decision.entry)
+            return prefix
+                + TextLogFormatter.line(time: milliseconds(decision.t), session: session, entry: decision.entry)
         case .json:
-            return decisionJSON(decision, extra: prefix.isEmpty ? [:] : ["change": .string(prefix == "- " ? "removed" : "added")])
-                .jsonString
+            return decisionJSON(
+                decision, extra: prefix.isEmpty ? [:] : ["change": .string(prefix == "- " ? "removed" : "added")]
+            )
+            .jsonString
         }
     }
 
@@ -135,9 +142,11 @@ enum ReplayReport {
         for change in difference {
             switch change {
             case .remove(let offset, _, _):
-                changes.append((offset, 0, line(for: recorded[offset], session: "recorded", format: format, prefix: "- ")))
+                changes.append(
+                    (offset, 0, line(for: recorded[offset], session: "recorded", format: format, prefix: "- ")))
             case .insert(let offset, _, _):
-                changes.append((offset, 1, line(for: replayed[offset], session: "replayed", format: format, prefix: "+ ")))
+                changes.append(
+                    (offset, 1, line(for: replayed[offset], session: "replayed", format: format, prefix: "+ ")))
             }
         }
         return changes.sorted { ($0.position, $0.order) < ($1.position, $1.order) }.map(\.text).joined(separator: "\n")
@@ -163,7 +172,9 @@ enum ReplayReport {
             for decision in Replay(overrides: forced).run(trace) {
                 if decision.entry.name == .loadMoreStarted { loads += 1 }
                 if decision.entry.name == .refreshStarted { refreshes += 1 }
-                guard let seq = decision.entry.geometrySeq, let label = comparedNames[decision.entry.name] else { continue }
+                guard let seq = decision.entry.geometrySeq, let label = comparedNames[decision.entry.name] else {
+                    continue
+                }
                 byGeometry[seq, default: [:]][preset, default: []].append(label)
                 times[seq] = min(times[seq] ?? .max, decision.t - sessionStart(of: trace))
             }
@@ -175,22 +186,28 @@ enum ReplayReport {
         if format == .json {
             let rowValues: [JSONValue] = rows.map { seq in
                 var cells: [String: JSONValue] = [:]
-                for preset in presets { cells[preset.rawValue] = .array((byGeometry[seq]?[preset] ?? []).map { .string($0) }) }
+                for preset in presets {
+                    cells[preset.rawValue] = .array((byGeometry[seq]?[preset] ?? []).map { .string($0) })
+                }
                 return ["geometrySeq": .int(seq), "t": .int(Int(times[seq] ?? 0)), "presets": .object(cells)]
             }
             var totalValues: [String: JSONValue] = [:]
             for preset in presets {
-                totalValues[preset.rawValue] = ["loads": .int(totals[preset]!.loads), "refreshes": .int(totals[preset]!.refreshes)]
+                totalValues[preset.rawValue] = [
+                    "loads": .int(totals[preset]!.loads), "refreshes": .int(totals[preset]!.refreshes),
+                ]
             }
             return JSONValue.object(["disagreements": .array(rowValues), "totals": .object(totalValues)]).jsonString
         }
         var table: [[String]] = [["geometry", "time"] + presets.map(\.rawValue)]
         for seq in rows {
-            table.append(["#\(seq)", milliseconds(times[seq] ?? 0).trimmingCharacters(in: .whitespaces)]
-                + presets.map { (byGeometry[seq]?[$0] ?? []).joined(separator: ",").ifEmpty("·") })
+            table.append(
+                ["#\(seq)", milliseconds(times[seq] ?? 0).trimmingCharacters(in: .whitespaces)]
+                    + presets.map { (byGeometry[seq]?[$0] ?? []).joined(separator: ",").ifEmpty("·") })
         }
         table.append(["total", ""] + presets.map { "\(totals[$0]!.loads) loads, \(totals[$0]!.refreshes) refr." })
-        let heading = rows.isEmpty
+        let heading =
+            rows.isEmpty
             ? "The presets agree on every geometry of this trace."
             : "Where the presets disagree (\(rows.count) geometries):"
         return heading + "\n" + render(table)
@@ -200,8 +217,10 @@ enum ReplayReport {
     static func render(_ rows: [[String]]) -> String {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
-            row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                .trimmingCharacters(in: .whitespaces)
+            row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(
+                separator: "  "
+            )
+            .trimmingCharacters(in: .whitespaces)
         }.joined(separator: "\n")
     }
 
@@ -213,8 +232,10 @@ enum ReplayReport {
                 var forced = overrides
                 forced["preset"] = .string(preset.rawValue)
                 let names = Replay(overrides: forced).run(trace).map(\.entry.name)
-                var parts = [plural(names.count { $0 == .loadMoreStarted }, "load"),
-                             plural(names.count { $0 == .refreshStarted }, "refresh")]
+                var parts = [
+                    plural(names.count { $0 == .loadMoreStarted }, "load"),
+                    plural(names.count { $0 == .refreshStarted }, "refresh"),
+                ]
                 let suppressed = names.count { $0 == .loadMoreSuppressed }
                 if suppressed > 0 { parts.append("\(suppressed) suppressed") }
                 if names.contains(.loadMoreCancelled) { parts.append("load cancelled") }

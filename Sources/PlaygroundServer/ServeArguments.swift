@@ -15,36 +15,51 @@ struct ServeArguments: Sendable {
     static let serverOptions: [Option<ServeArguments>] = [
         .text("host", "ADDRESS", help: "address to listen on", \.options.host),
         .integer("port", help: "port, 0 = any free one", \.options.port, in: 0...65535),
-        .text("public", "DIR", help: "the page's files (default: ./Public, else the Public folder next to the package)",
-              \.publicDirectory),
-        .text("items", "FILE.json", help: "page through a JSON array of {id, title, ...} instead of synthetic items",
-              \.itemsFile),
+        .text(
+            "public", "DIR", help: "the page's files (default: ./Public, else the Public folder next to the package)",
+            \.publicDirectory),
+        .text(
+            "items", "FILE.json", help: "page through a JSON array of {id, title, ...} instead of synthetic items",
+            \.itemsFile),
         .text("log-dir", "DIR", help: "write DIR/events.jsonl and DIR/traces/SESSION.jsonl", \.options.logDirectory),
         .choice("log-format", help: "terminal event lines", \.options.terminalFormat),
-        .repeatable("allow-origin", "ORIGIN", help: "accept WebSockets from this browser origin too",
-                    \.options.allowedOrigins),
+        .repeatable(
+            "allow-origin", "ORIGIN", help: "accept WebSockets from this browser origin too",
+            \.options.allowedOrigins),
     ]
 
     /// What one page, or many, can make the server hold (README "Limits").
     static let limitOptions: [Option<ServeArguments>] = [
-        .integer("max-sessions", help: "sessions held, connected or awaiting resume; more WebSockets get HTTP 503, "
-                 + "and a new session evicts the longest-waiting held one", \.options.maxSessions, in: 1...1_000_000),
-        .integer("max-connecting", help: "WebSockets that have not said hello yet, besides the sessions",
-                 \.options.maxConnecting, in: 1...100_000),
-        .number("hello-timeout", "S", help: "seconds a WebSocket may take to say hello; then close 1008",
-                \.options.helloTimeoutSeconds, in: 0.1...3600, unit: "seconds"),
-        .integer("max-session-items", help: "items one session holds, lowered at start to fit --max-outbound; "
-                 + "at the cap hasMore is false", \.options.maxSessionItems, in: 1...10_000_000),
-        .integer("max-message", "BYTES", help: "largest message a page may send; larger closes with 1009",
-                 \.options.maxMessageBytes, in: 1024...16 * 1024 * 1024),
-        .integer("max-outbound", "BYTES", help: "bytes queued for a page that is not reading; past it the connection "
-                 + "closes with 1008 and the session waits to be resumed",
-                 \.options.maxOutboundBytes, in: 64 * 1024...1024 * 1024 * 1024),
-        .integer("max-geometry-rate", help: "geometry messages a session applies per second; the excess is coalesced, "
-                 + "the newest winning, with one rate_limited error a second",
-                 \.options.maxGeometryPerSecond, in: 1...100_000),
-        .number("resume-grace", "S", help: "seconds a dropped session waits to be resumed",
-                \.options.resumeGraceSeconds, in: 0...86_400, unit: "seconds"),
+        .integer(
+            "max-sessions",
+            help: "sessions held, connected or awaiting resume; more WebSockets get HTTP 503, "
+                + "and a new session evicts the longest-waiting held one", \.options.maxSessions, in: 1...1_000_000),
+        .integer(
+            "max-connecting", help: "WebSockets that have not said hello yet, besides the sessions",
+            \.options.maxConnecting, in: 1...100_000),
+        .number(
+            "hello-timeout", "S", help: "seconds a WebSocket may take to say hello; then close 1008",
+            \.options.helloTimeoutSeconds, in: 0.1...3600, unit: "seconds"),
+        .integer(
+            "max-session-items",
+            help: "items one session holds, lowered at start to fit --max-outbound; "
+                + "at the cap hasMore is false", \.options.maxSessionItems, in: 1...10_000_000),
+        .integer(
+            "max-message", "BYTES", help: "largest message a page may send; larger closes with 1009",
+            \.options.maxMessageBytes, in: 1024...16 * 1024 * 1024),
+        .integer(
+            "max-outbound", "BYTES",
+            help: "bytes queued for a page that is not reading; past it the connection "
+                + "closes with 1008 and the session waits to be resumed",
+            \.options.maxOutboundBytes, in: 64 * 1024...1024 * 1024 * 1024),
+        .integer(
+            "max-geometry-rate",
+            help: "geometry messages a session applies per second; the excess is coalesced, "
+                + "the newest winning, with one rate_limited error a second",
+            \.options.maxGeometryPerSecond, in: 1...100_000),
+        .number(
+            "resume-grace", "S", help: "seconds a dropped session waits to be resumed",
+            \.options.resumeGraceSeconds, in: 0...86_400, unit: "seconds"),
     ]
 
     /// One option per session setting, generated from `ScrollConfig.settings`, which reads and checks the

@@ -69,7 +69,8 @@ final class SessionHost: WebServerDelegate {
     /// Session ids go on from the traces already in the log folder, so a trace file holds one session,
     /// ever, across restarts.
     private static func firstFreeSessionNumber(in logDirectory: String?) -> Int {
-        guard let logDirectory, let names = try? FileManager.default.contentsOfDirectory(atPath: "\(logDirectory)/traces")
+        guard let logDirectory,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: "\(logDirectory)/traces")
         else { return 1 }
         let numbers = names.compactMap { name -> Int? in
             guard name.hasSuffix(".jsonl") else { return nil }
@@ -212,7 +213,8 @@ final class SessionHost: WebServerDelegate {
             id: sessionID.description, resumeToken: Self.makeToken(), config: options.defaults, source: options.source,
             itemCap: options.maxSessionItems)
         let header = Trace.Header(
-            session: sessionID.description, server: PlaygroundServer.version, config: options.defaults, source: options.source,
+            session: sessionID.description, server: PlaygroundServer.version, config: options.defaults,
+            source: options.source,
             maxMessageBytes: options.maxMessageBytes, itemCap: options.maxSessionItems)
         let trace = options.logDirectory.map { TraceFile(directory: $0, header: header) }
         let hosted = Hosted(id: sessionID, state: state, since: WallClock.iso8601Now(), trace: trace)
@@ -348,7 +350,8 @@ final class SessionHost: WebServerDelegate {
             }
         }
         guard counted, countRefusal(on: id, at: time) else { return }
-        refuse(ProtocolError(.tooManyErrors, "too many refused messages in one second: the connection closes (1008)"),
+        refuse(
+            ProtocolError(.tooManyErrors, "too many refused messages in one second: the connection closes (1008)"),
             on: id, at: time, counted: false)
         server.close(id, code: 1008, reason: "too many refused messages")
     }

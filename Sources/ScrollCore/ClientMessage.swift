@@ -205,7 +205,8 @@ private struct FieldReader {
     func size(_ name: String) throws(ProtocolError) -> ScrollSize {
         let members = try object(name)!
         let size = ScrollSize(
-            width: try number(members["width"], "\(name).width"), height: try number(members["height"], "\(name).height"))
+            width: try number(members["width"], "\(name).width"),
+            height: try number(members["height"], "\(name).height"))
         guard size.width >= 0 else { throw wrong("\(name).width", "≥ 0") }
         guard size.height >= 0 else { throw wrong("\(name).height", "≥ 0") }
         return size
@@ -218,7 +219,8 @@ private struct FieldReader {
             return try number(value, "\(name).\(key)")
         }
         return ScrollInsets(
-            top: try edge("top"), leading: try edge("leading"), bottom: try edge("bottom"), trailing: try edge("trailing"))
+            top: try edge("top"), leading: try edge("leading"), bottom: try edge("bottom"),
+            trailing: try edge("trailing"))
     }
 
     mutating func geometry() throws(ProtocolError) -> GeometryReport {

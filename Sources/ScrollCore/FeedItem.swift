@@ -9,7 +9,9 @@ public struct FeedItem: Equatable, Hashable, Sendable {
     /// Any other fields of an `--items` file entry, passed through untouched.
     public var extra: [String: JSONValue]
 
-    public init(id: String, title: String, subtitle: String? = nil, height: Double? = nil, extra: [String: JSONValue] = [:]) {
+    public init(
+        id: String, title: String, subtitle: String? = nil, height: Double? = nil, extra: [String: JSONValue] = [:]
+    ) {
         self.id = id
         self.title = title
         self.subtitle = subtitle

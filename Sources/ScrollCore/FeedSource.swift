@@ -17,7 +17,8 @@ public enum FeedSource: Equatable, Sendable {
             let second = words[Int((hash >> 16) % UInt64(words.count))]
             // Varied heights make bottom detection meet real, uneven content.
             let height = Double(56 + (hash >> 32) % 65)
-            return FeedItem(id: "item-\(index + 1)", title: "Item \(index + 1)", subtitle: "\(first) \(second)", height: height)
+            return FeedItem(
+                id: "item-\(index + 1)", title: "Item \(index + 1)", subtitle: "\(first) \(second)", height: height)
         }
     }
 
@@ -72,7 +73,9 @@ extension FeedSource {
             guard case .string(let title)? = fields.removeValue(forKey: "title") else {
                 throw FeedFileError(description: "item \(index) needs a string \"title\"")
             }
-            guard seen.insert(id).inserted else { throw FeedFileError(description: "item \(index) repeats id \"\(id)\"") }
+            guard seen.insert(id).inserted else {
+                throw FeedFileError(description: "item \(index) repeats id \"\(id)\"")
+            }
             var subtitle: String?
             switch fields.removeValue(forKey: "subtitle") {
             case nil, .null?: break

@@ -91,7 +91,9 @@ public struct JSONWriter: Sendable {
         case 0..<0x20:
             let hex: StaticString = "0123456789abcdef"
             hex.withUTF8Buffer { digits in
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+                bytes.append(contentsOf: [
+                    0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0xF)],
+                ])
             }
         default: bytes.append(byte)
         }

@@ -49,11 +49,15 @@ extension Preset {
             return verdict
         }
         evaluateBottom(axis, config: config, memory: &memory, verdict: &verdict)
-        evaluatePull(geometry, axis, released: released, config: config, refreshing: refreshing, memory: &memory, verdict: &verdict)
+        evaluatePull(
+            geometry, axis, released: released, config: config, refreshing: refreshing, memory: &memory,
+            verdict: &verdict)
         return verdict
     }
 
-    private func evaluateBottom(_ axis: AxisGeometry, config: ScrollConfig, memory: inout RuleMemory, verdict: inout RuleVerdict) {
+    private func evaluateBottom(
+        _ axis: AxisGeometry, config: ScrollConfig, memory: inout RuleMemory, verdict: inout RuleVerdict
+    ) {
         let level: Bool
         switch self {
         case .offsetObserving, .refreshOffsetObservable:
@@ -112,7 +116,8 @@ extension Preset {
             }
         case .refreshOffsetObservable:
             let distance = max(0, -axis.offset)
-            memory.pull = PullState(distance: distance, progress: progress(distance), eligible: axis.offset < -threshold)
+            memory.pull = PullState(
+                distance: distance, progress: progress(distance), eligible: axis.offset < -threshold)
             verdict.refreshFires = memory.pull.eligible && !refreshing
             let atOrigin = geometry.contentOffset == .zero
             verdict.returnedToOrigin = atOrigin && !memory.atOrigin

@@ -52,7 +52,9 @@ private struct Runner {
                 let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(text) }.map(applyOverrides)
                 handle(.message(decoded), at: t)
             case .timer(let t, let timer):
-                guard followsRecordedTimers, let index = pending.firstIndex(where: { $0.timer == timer }) else { continue }
+                guard followsRecordedTimers, let index = pending.firstIndex(where: { $0.timer == timer }) else {
+                    continue
+                }
                 pending.remove(at: index)
                 apply(state.reduce(.timerFired(timer), now: t), at: t)
             case .violation(let t, let kind):

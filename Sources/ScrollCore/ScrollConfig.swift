@@ -80,7 +80,9 @@ extension ScrollConfig {
     /// Every setting, in the order `--help` lists them.
     public static let settings: [Setting] = [
         .choice("preset", "preset", "preset (design) whose rules decide", \.preset),
-        .number("bottomThreshold", "bottom-threshold", "px from the end that count as the bottom", \.bottomThreshold, 0...100_000),
+        .number(
+            "bottomThreshold", "bottom-threshold", "px from the end that count as the bottom", \.bottomThreshold,
+            0...100_000),
         Setting(
             name: "pullThreshold", flag: "pull-threshold",
             help: "pull distance (px) that arms a refresh, by default the preset's",
@@ -91,12 +93,15 @@ extension ScrollConfig {
         .integer("initialCount", "initial-count", "items in the first page", \.initialCount, 0...1000),
         .integer("pageSize", "page-size", "items per page load", \.pageSize, 1...500),
         .integer("refreshCount", "refresh-count", "items a refresh prepends", \.refreshCount, 0...500),
-        .integer("maxItems", "max-items", "feed length, then hasMore is false (0 = endless)", \.maxItems, 0...1_000_000),
+        .integer(
+            "maxItems", "max-items", "feed length, then hasMore is false (0 = endless)", \.maxItems, 0...1_000_000),
         .integer("loadLatencyMs", "load-latency-ms", "page load latency (ms)", \.loadLatencyMs, 0...600_000),
         .integer("refreshLatencyMs", "refresh-latency-ms", "refresh latency (ms)", \.refreshLatencyMs, 0...600_000),
         .integer("jitterMs", "jitter-ms", "latency varies by up to this much either way (ms)", \.jitterMs, 0...600_000),
         .number("failureRate", "failure-rate", "probability 0…1 that a load or refresh fails", \.failureRate, 0...1),
-        .integer("refreshHoldMs", "refresh-hold-ms", "how long refreshOffsetObservable shows refreshing (ms)", \.refreshHoldMs, 0...600_000),
+        .integer(
+            "refreshHoldMs", "refresh-hold-ms", "how long refreshOffsetObservable shows refreshing (ms)",
+            \.refreshHoldMs, 0...600_000),
         .choice("axis", "axis", "scroll axis", \.axis),
         Setting(
             name: "seed", flag: "seed", help: "seed of the synthetic feed and of latency / failure draws",
@@ -152,7 +157,8 @@ extension ScrollConfig.Setting {
     ) -> Self {
         Self(
             name: name, flag: flag, help: help,
-            apply: { (config, value) throws(ConfigError) in config[keyPath: path] = try readNumber(value, name, range) },
+            apply: { (config, value) throws(ConfigError) in config[keyPath: path] = try readNumber(value, name, range)
+            },
             read: { .number($0[keyPath: path]) })
     }
 
@@ -162,7 +168,8 @@ extension ScrollConfig.Setting {
     ) -> Self {
         Self(
             name: name, flag: flag, help: help,
-            apply: { (config, value) throws(ConfigError) in config[keyPath: path] = try readInteger(value, name, range) },
+            apply: { (config, value) throws(ConfigError) in config[keyPath: path] = try readInteger(value, name, range)
+            },
             read: { .int($0[keyPath: path]) })
     }
 
@@ -181,14 +188,17 @@ extension ScrollConfig.Setting {
     }
 }
 
-private func readNumber(_ value: JSONValue, _ field: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Double {
+private func readNumber(_ value: JSONValue, _ field: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Double
+{
     guard let number = value.number else { throw .wrongType(field: field, expected: "a number") }
     guard range.contains(number) else { throw .outOfRange(field: field, range: describe(range)) }
     return number
 }
 
 private func readInteger(_ value: JSONValue, _ field: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int {
-    guard let number = value.number, number == number.rounded() else { throw .wrongType(field: field, expected: "an integer") }
+    guard let number = value.number, number == number.rounded() else {
+        throw .wrongType(field: field, expected: "an integer")
+    }
     // Compared as doubles, so a huge integer (1e20) is out of range rather than "not an integer".
     guard Double(range.lowerBound) <= number, number <= Double(range.upperBound) else {
         throw .outOfRange(field: field, range: "\(range.lowerBound)…\(range.upperBound)")

@@ -45,15 +45,23 @@ extension SessionState {
         case .violation(.tooLarge):
             return Self.refusal(ProtocolError(.tooLarge, "messages are limited to \(maxMessageBytes) bytes"))
         case .violation(.binary):
-            return [.log(LogEntry(.protocolError, ["code": "binary_frame", "message": "binary frames are not supported"]))]
+            return [
+                .log(LogEntry(.protocolError, ["code": "binary_frame", "message": "binary frames are not supported"]))
+            ]
         case .violation(.rateLimited):
-            return Self.refusal(ProtocolError(
-                .rateLimited, "geometry is arriving faster than the server applies it: older frames were skipped, the newest applied"))
+            return Self.refusal(
+                ProtocolError(
+                    .rateLimited,
+                    "geometry is arriving faster than the server applies it: older frames were skipped, the newest applied"
+                ))
         case .violation(.tooManyRefusals):
-            return Self.refusal(ProtocolError(
-                .tooManyErrors, "too many refused messages in one second: the connection closes (1008)"))
+            return Self.refusal(
+                ProtocolError(
+                    .tooManyErrors, "too many refused messages in one second: the connection closes (1008)"))
         case .closed(let code, let resumable):
-            return [.log(LogEntry(.sessionClosed, ["code": code.map { .int($0) } ?? .null, "resumable": .bool(resumable)]))]
+            return [
+                .log(LogEntry(.sessionClosed, ["code": code.map { .int($0) } ?? .null, "resumable": .bool(resumable)]))
+            ]
         }
     }
 

@@ -43,7 +43,9 @@ extension SessionState {
         generator = SeededGenerator(seed: config.seed)
         effects.append(.send(.welcome(session: id, resume: resumeToken, config: config)))
         // The settings the page asked for; the full set is in `welcome` and in the trace.
-        effects.append(.log(LogEntry(.sessionOpened, ["preset": .string(config.preset.rawValue), "config": .object(hello.config)])))
+        effects.append(
+            .log(
+                LogEntry(.sessionOpened, ["preset": .string(config.preset.rawValue), "config": .object(hello.config)])))
         loadInitialItems(into: &effects)
     }
 
@@ -106,17 +108,21 @@ extension SessionState {
 
         if verdict.reachedBottom != reachedBottom {
             reachedBottom = verdict.reachedBottom
-            effects.append(.log(LogEntry(
-                reachedBottom ? .reachedBottom : .leftBottom, geometrySeq: seq,
-                ["distanceToBottom": .number(axis.distanceToBottom)])))
+            effects.append(
+                .log(
+                    LogEntry(
+                        reachedBottom ? .reachedBottom : .leftBottom, geometrySeq: seq,
+                        ["distanceToBottom": .number(axis.distanceToBottom)])))
         }
         if verdict.pullStarted {
             effects.append(.log(LogEntry(.pullStarted, geometrySeq: seq, ["distance": .number(memory.pull.distance)])))
         }
         if verdict.becameEligible {
-            effects.append(.log(LogEntry(
-                .refreshEligible, geometrySeq: seq,
-                ["distance": .number(memory.pull.distance), "threshold": .number(config.pullThreshold)])))
+            effects.append(
+                .log(
+                    LogEntry(
+                        .refreshEligible, geometrySeq: seq,
+                        ["distance": .number(memory.pull.distance), "threshold": .number(config.pullThreshold)])))
         }
         if verdict.refreshFires {
             triggerRefresh(trigger: .pull, geometrySeq: seq, into: &effects)
@@ -152,8 +158,11 @@ extension SessionState {
 
     private mutating func logOrigin(_ origin: ScrollPoint, now: Int64, into effects: inout [SessionEffect]) {
         originLog.last = OriginLog.Entry(origin: origin, at: now)
-        effects.append(.log(LogEntry(
-            .offsetChanged, geometrySeq: lastGeometry?.seq, ["origin": ["x": .number(origin.x), "y": .number(origin.y)]])))
+        effects.append(
+            .log(
+                LogEntry(
+                    .offsetChanged, geometrySeq: lastGeometry?.seq,
+                    ["origin": ["x": .number(origin.x), "y": .number(origin.y)]])))
     }
 
     /// The content's origin in the scroll view's coordinate space: the negated offset.
@@ -219,9 +228,14 @@ extension SessionState {
             if !load.suppressionLogged {
                 load.suppressionLogged = true
                 pageLoad = .inFlight(load)
-                effects.append(.log(LogEntry(
-                    .loadMoreSuppressed, geometrySeq: geometrySeq,
-                    ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.loadInFlight), "page": .int(load.page)])))
+                effects.append(
+                    .log(
+                        LogEntry(
+                            .loadMoreSuppressed, geometrySeq: geometrySeq,
+                            [
+                                "trigger": JSONValue(trigger), "reason": JSONValue(Reason.loadInFlight),
+                                "page": .int(load.page),
+                            ])))
             }
             return
         }
@@ -231,22 +245,31 @@ extension SessionState {
                 effects.append(.log(LogEntry(.feedExhausted, geometrySeq: geometrySeq, ["total": .int(items.count)])))
             } else if trigger == .manual {
                 // A person pressed Load more: say why nothing happens (the bottom rule stays quiet, as before).
-                effects.append(.log(LogEntry(
-                    .loadMoreIgnored,
-                    ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.feedExhausted), "total": .int(items.count)])))
+                effects.append(
+                    .log(
+                        LogEntry(
+                            .loadMoreIgnored,
+                            [
+                                "trigger": JSONValue(trigger), "reason": JSONValue(Reason.feedExhausted),
+                                "total": .int(items.count),
+                            ])))
             }
             return
         }
         if config.preset.behavior.suppressesLoadWhileRefreshing, refreshing {
-            effects.append(.log(LogEntry(
-                .loadMoreSuppressed, geometrySeq: geometrySeq,
-                ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.refreshing)])))
+            effects.append(
+                .log(
+                    LogEntry(
+                        .loadMoreSuppressed, geometrySeq: geometrySeq,
+                        ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.refreshing)])))
             return
         }
         let latency = drawLatency(config.loadLatencyMs)
         let load = PageLoad(token: takeToken(), page: page + 1, willFail: drawFailure())
         pageLoad = .inFlight(load)
-        var data: [String: JSONValue] = ["page": .int(load.page), "trigger": JSONValue(trigger), "latencyMs": .int(latency)]
+        var data: [String: JSONValue] = [
+            "page": .int(load.page), "trigger": JSONValue(trigger), "latencyMs": .int(latency),
+        ]
         if let geometry = lastGeometry?.geometry.along(config.axis), geometry.contentLength != 0 {
             data["distanceToBottom"] = .number(geometry.distanceToBottom)
         }
@@ -263,7 +286,9 @@ extension SessionState {
     private mutating func completeLoad(_ load: PageLoad, into effects: inout [SessionEffect]) {
         pageLoad = .idle
         if load.willFail {
-            effects.append(.log(LogEntry(.loadMoreFailed, ["page": .int(load.page), "reason": JSONValue(Reason.simulatedFailure)])))
+            effects.append(
+                .log(
+                    LogEntry(.loadMoreFailed, ["page": .int(load.page), "reason": JSONValue(Reason.simulatedFailure)])))
             return
         }
         let available = pageableItems(besideRefreshed: items.count - cursor)
@@ -275,14 +300,20 @@ extension SessionState {
         items += page
         sendItems(.append, page, into: &effects)
         rearmBottomRule()
-        effects.append(.log(LogEntry(
-            .loadMoreFinished,
-            ["page": .int(load.page), "added": .int(page.count), "total": .int(items.count), "hasMore": .bool(hasMore)])))
+        effects.append(
+            .log(
+                LogEntry(
+                    .loadMoreFinished,
+                    [
+                        "page": .int(load.page), "added": .int(page.count), "total": .int(items.count),
+                        "hasMore": .bool(hasMore),
+                    ])))
     }
 
     /// Once the page shows the new items, presets that re-arm evaluate the bottom rule afresh.
     private mutating func rearmBottomRule() {
-        guard config.preset.behavior.rearmsBottomWhenItemsLand, let geometry = lastGeometry?.geometry.along(config.axis) else { return }
+        guard config.preset.behavior.rearmsBottomWhenItemsLand, let geometry = lastGeometry?.geometry.along(config.axis)
+        else { return }
         memory.contentLengthAtLanding = geometry.contentLength
     }
 
@@ -294,8 +325,11 @@ extension SessionState {
         // log on every frame); a person pressing Refresh is told why nothing happens.
         guard refresh.operation == nil else {
             if trigger == .manual {
-                effects.append(.log(LogEntry(
-                    .refreshIgnored, ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.refreshInFlight)])))
+                effects.append(
+                    .log(
+                        LogEntry(
+                            .refreshIgnored,
+                            ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.refreshInFlight)])))
             }
             return
         }
@@ -369,7 +403,8 @@ extension SessionState {
             }
         case .originFlush:
             originLog.flushScheduled = false
-            guard config.preset.behavior.observesOrigin, let origin = currentOrigin, origin != originLog.last?.origin else {
+            guard config.preset.behavior.observesOrigin, let origin = currentOrigin, origin != originLog.last?.origin
+            else {
                 return
             }
             logOrigin(origin, now: now, into: &effects)
@@ -393,14 +428,17 @@ extension SessionState {
             // The new rules start from the current position without firing on it.
             memory = RuleMemory()
             if let report = lastGeometry {
-                _ = config.preset.evaluate(report.geometry, phase: report.phase, config: config, refreshing: refreshing, memory: &memory)
+                _ = config.preset.evaluate(
+                    report.geometry, phase: report.phase, config: config, refreshing: refreshing, memory: &memory)
                 memory.pull = PullState()
                 if memory.reachedBottom != reachedBottom {
                     reachedBottom = memory.reachedBottom
                     let distance = report.geometry.along(config.axis).distanceToBottom
-                    effects.append(.log(LogEntry(
-                        reachedBottom ? .reachedBottom : .leftBottom, geometrySeq: report.seq,
-                        ["distanceToBottom": .number(distance), "trigger": JSONValue(Trigger.configChanged)])))
+                    effects.append(
+                        .log(
+                            LogEntry(
+                                reachedBottom ? .reachedBottom : .leftBottom, geometrySeq: report.seq,
+                                ["distanceToBottom": .number(distance), "trigger": JSONValue(Trigger.configChanged)])))
                 }
             }
         }
@@ -427,7 +465,9 @@ extension SessionState {
         return min(feed ?? .max, max(0, itemCap - refreshed))
     }
 
-    private mutating func sendItems(_ op: ItemsMessage.Operation, _ changed: [FeedItem], into effects: inout [SessionEffect]) {
+    private mutating func sendItems(
+        _ op: ItemsMessage.Operation, _ changed: [FeedItem], into effects: inout [SessionEffect]
+    ) {
         rev += 1
         let message = ItemsMessage(op: op, rev: rev, items: changed, total: items.count, hasMore: hasMore)
         if op == .replace { itemsHistory.removeAll() }
@@ -465,14 +505,16 @@ extension SessionState {
         case .refreshable, .refreshableLegacy, .playground:
             if refreshing {
                 return IndicatorState(
-                    topVisible: true, topHeight: config.pullThreshold, topScale: 1, topOpacity: 1, bottomVisible: bottomVisible)
+                    topVisible: true, topHeight: config.pullThreshold, topScale: 1, topOpacity: 1,
+                    bottomVisible: bottomVisible)
             }
             let progress = pull.progress
             return IndicatorState(
                 topVisible: progress > 0, topHeight: config.pullThreshold * progress, topScale: 0.6 + 0.4 * progress,
                 topOpacity: progress, bottomVisible: bottomVisible)
         case .customScrollView, .offsetObserving:
-            return IndicatorState(topVisible: false, topHeight: 0, topScale: 0.6, topOpacity: 0, bottomVisible: bottomVisible)
+            return IndicatorState(
+                topVisible: false, topHeight: 0, topScale: 0.6, topOpacity: 0, bottomVisible: bottomVisible)
         }
     }
 

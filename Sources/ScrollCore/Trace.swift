@@ -98,7 +98,8 @@ extension Trace.Header {
     public var json: JSONValue {
         var members: [String: JSONValue] = [
             "kind": "header", "format": .int(format), "server": .string(server), "session": .string(session),
-            "preset": .string(config.preset.rawValue), "config": config.recordedJSON, "seed": .number(Double(config.seed)),
+            "preset": .string(config.preset.rawValue), "config": config.recordedJSON,
+            "seed": .number(Double(config.seed)),
             "maxMessageBytes": .int(maxMessageBytes),
         ]
         if let itemCap { members["itemCap"] = .int(itemCap) }
@@ -125,7 +126,10 @@ extension Trace.Line {
         case .violation(let t, let kind):
             return ["kind": "violation", "t": .int(Int(t)), "violation": .string(kind.rawValue)]
         case .closed(let t, let code, let resumable):
-            return ["kind": "closed", "t": .int(Int(t)), "code": code.map { .int($0) } ?? .null, "resumable": .bool(resumable)]
+            return [
+                "kind": "closed", "t": .int(Int(t)), "code": code.map { .int($0) } ?? .null,
+                "resumable": .bool(resumable),
+            ]
         case .decision(let t, let entry):
             var event: [String: JSONValue] = ["name": .string(entry.name.rawValue), "data": .object(entry.data)]
             if let geometrySeq = entry.geometrySeq { event["geometrySeq"] = .int(geometrySeq) }
@@ -185,12 +189,17 @@ extension Trace {
 
     private static func parseHeader(_ text: String) throws(TraceError) -> Header {
         let members = try object(text, number: 1)
-        guard members["kind"] == "header" else { throw TraceError(line: 1, "expected the header (\"kind\":\"header\")") }
+        guard members["kind"] == "header" else {
+            throw TraceError(line: 1, "expected the header (\"kind\":\"header\")")
+        }
         guard let format = members["format"]?.number else { throw TraceError(line: 1, "\"format\" must be a number") }
         guard format == Double(formatVersion) else {
-            throw TraceError(line: 1, "unsupported trace format \(format.formatted) (this version reads \(formatVersion))")
+            throw TraceError(
+                line: 1, "unsupported trace format \(format.formatted) (this version reads \(formatVersion))")
         }
-        guard let session = members["session"]?.string else { throw TraceError(line: 1, "\"session\" must be a string") }
+        guard let session = members["session"]?.string else {
+            throw TraceError(line: 1, "\"session\" must be a string")
+        }
         guard let server = members["server"]?.string else { throw TraceError(line: 1, "\"server\" must be a string") }
         guard let fields = members["config"]?.object else { throw TraceError(line: 1, "\"config\" must be an object") }
         var config = ScrollConfig()
@@ -204,7 +213,9 @@ extension Trace {
         case "synthetic"?, nil:
             source = .synthetic
         case .object(let sourceFields)?:
-            guard let items = sourceFields["items"] else { throw TraceError(line: 1, "\"source\" must be \"synthetic\" or {\"items\":[…]}") }
+            guard let items = sourceFields["items"] else {
+                throw TraceError(line: 1, "\"source\" must be \"synthetic\" or {\"items\":[…]}")
+            }
             do {
                 source = try FeedSource.parseList(items.jsonBytes)
             } catch {
@@ -259,7 +270,8 @@ extension Trace {
             guard let name = members["violation"]?.string, let kind = InboundViolationKind(rawValue: name) else {
                 throw TraceError(
                     line: number,
-                    "\"violation\" must be one of \(InboundViolationKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                    "\"violation\" must be one of \(InboundViolationKind.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             return .violation(t: t, kind)
         case "closed":
@@ -274,7 +286,9 @@ extension Trace {
             }
             return .closed(t: t, code: code, resumable: resumable)
         case "decision":
-            guard let event = members["event"]?.object else { throw TraceError(line: number, "\"event\" must be an object") }
+            guard let event = members["event"]?.object else {
+                throw TraceError(line: number, "\"event\" must be an object")
+            }
             guard let nameText = event["name"]?.string, let name = EventName(rawValue: nameText) else {
                 throw TraceError(line: number, "\"event.name\" must be an event name")
             }

@@ -17,17 +17,18 @@ struct Arguments: Sendable {
     /// A server that is already running.
     static let remote: [Option<Arguments>] = [
         .text("url", "ws://HOST:PORT/PATH", help: "any server speaking the playground protocol", \.url),
-        .integer("server-pid", "PID", help: "with --url: whose CPU and memory to read from /proc", \.serverPID,
-                 in: 0...Int(Int32.max)),
+        .integer(
+            "server-pid", "PID", help: "with --url: whose CPU and memory to read from /proc", \.serverPID,
+            in: 0...Int(Int32.max)),
     ]
 
     /// The server the bench starts.
     static let spawn: [Option<Arguments>] = [
-        .text("server", "PATH", help: "another scroll-playground executable to start", \.server),
+        .text("server", "PATH", help: "another scroll-playground executable to start", \.server)
     ]
 
     /// How the results are printed.
     static let output: [Option<Arguments>] = [
-        .switch("json", help: "print one JSON object instead of the table", \.json),
+        .switch("json", help: "print one JSON object instead of the table", \.json)
     ]
 }

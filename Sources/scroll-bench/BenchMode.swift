@@ -60,7 +60,9 @@ struct BenchMode: Sendable {
             lines += summary.dropFirst().map { String(repeating: " ", count: 12) + $0 }
             lines += mode.helpLines
             if !mode.sharedNames.isEmpty {
-                lines.append(String(repeating: " ", count: 14) + "and " + mode.sharedNames.map { "--\($0)" }.joined(separator: ", "))
+                lines.append(
+                    String(repeating: " ", count: 14) + "and "
+                        + mode.sharedNames.map { "--\($0)" }.joined(separator: ", "))
             }
         }
         lines += [
@@ -71,7 +73,7 @@ struct BenchMode: Sendable {
         ]
         lines += HelpFormatter.lines(for: Arguments.remote + Arguments.spawn, defaults: Arguments())
         lines += [
-            "Output: a table; with --runs K > 1 the table shows the median and the min – max of the K runs.",
+            "Output: a table; with --runs K > 1 the table shows the median and the min – max of the K runs."
         ]
         lines += HelpFormatter.lines(for: Arguments.output + [.help()], defaults: Arguments())
         return lines.joined(separator: "\n")

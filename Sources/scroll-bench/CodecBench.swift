@@ -27,8 +27,9 @@ enum CodecBench {
         own: [
             .integer("messages", help: "geometry messages per run", \.messages, in: 1...10_000_000),
             .integer("runs", "K", help: "passes over every message", \.runs, in: 1...100),
-            .choice("foundation", help: "also decode with Foundation's JSONDecoder (no: skip the slow pass)",
-                    \.foundation),
+            .choice(
+                "foundation", help: "also decode with Foundation's JSONDecoder (no: skip the slow pass)",
+                \.foundation),
         ],
         shared: Arguments.output,
         run: run)
@@ -67,9 +68,14 @@ enum CodecBench {
             report.notes = ["time per message; one run = one pass over every message"]
             report.add("fullMicroseconds", "decode + reduce + encode (ScrollCore)", .microseconds, full / 1000)
             report.add("decodeMicroseconds", "decode only (ScrollCore reader)", .microseconds, decodeOnly / 1000)
-            report.add("foundationDecodeMicroseconds", "decode only (Foundation JSONDecoder)", .microseconds, foundationDecode / 1000)
-            report.add("encodeStateMicroseconds", "encode state only (ScrollCore writer)", .microseconds, encodeOnly / 1000)
-            report.add("foundationOverScrollCore", "Foundation decode ÷ ScrollCore decode", .ratio, foundationDecode / decodeOnly)
+            report.add(
+                "foundationDecodeMicroseconds", "decode only (Foundation JSONDecoder)", .microseconds,
+                foundationDecode / 1000)
+            report.add(
+                "encodeStateMicroseconds", "encode state only (ScrollCore writer)", .microseconds, encodeOnly / 1000)
+            report.add(
+                "foundationOverScrollCore", "Foundation decode ÷ ScrollCore decode", .ratio,
+                foundationDecode / decodeOnly)
             reports.append(report)
         }
         return reports
@@ -84,10 +90,18 @@ enum CodecBench {
             let offset: Double
             let phase: String
             switch phaseIndex {
-            case 0..<120: offset = Double(phaseIndex) * 19.37; phase = "decelerating"
-            case 120..<200: offset = Double(200 - phaseIndex) * 28.11; phase = "interacting"
-            case 200..<230: offset = -Double(phaseIndex - 200) * 3.1; phase = "interacting"
-            default: offset = 0; phase = "idle"
+            case 0..<120:
+                offset = Double(phaseIndex) * 19.37
+                phase = "decelerating"
+            case 120..<200:
+                offset = Double(200 - phaseIndex) * 28.11
+                phase = "interacting"
+            case 200..<230:
+                offset = -Double(phaseIndex - 200) * 3.1
+                phase = "interacting"
+            default:
+                offset = 0
+                phase = "idle"
             }
             let text = """
                 {"type":"geometry","seq":\(seq),"t":\(Double(seq) * 16.667),"contentOffset":{"x":0,"y":\(offset)},\

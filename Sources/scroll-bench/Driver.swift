@@ -29,7 +29,10 @@ final class Driver: @unchecked Sendable {
     /// How late the driver got behind its schedule, worst case (ns).
     private(set) var maxLag: UInt64 = 0
 
-    init(board: SessionBoard, client: WebSocketClientContext, connections: [ClientConnectionID], rate: Double, origin: UInt64) {
+    init(
+        board: SessionBoard, client: WebSocketClientContext, connections: [ClientConnectionID], rate: Double,
+        origin: UInt64
+    ) {
         self.board = board
         self.client = client
         self.connections = connections

@@ -73,7 +73,8 @@ enum IdleBench {
         report.add("stillOpen", "still open at the end of the hold", .count, Double(stillOpen))
         report.add("connectSeconds", "time to connect them all", .seconds, connectSeconds)
         report.add("connectRate", "sessions opened per second", .perSecond, Double(ready) / connectSeconds)
-        report.add("serverBaselineMiB", "server RSS before connecting", .mebibytes, baseline.map { Double($0.rssKiB) / 1024 })
+        report.add(
+            "serverBaselineMiB", "server RSS before connecting", .mebibytes, baseline.map { Double($0.rssKiB) / 1024 })
         report.add("serverHeldMiB", "server RSS while held", .mebibytes, held.map { Double($0.rssKiB) / 1024 })
         report.add(
             "rssPerSessionKiB", "server RSS per session", .kibibytes,
@@ -83,7 +84,8 @@ enum IdleBench {
             "serverIdleCPUPercent", "server CPU while held (% of one core)", .percent,
             heldStart.flatMap { before in held.map { ($0.cpuSeconds - before.cpuSeconds) / hold * 100 } })
         report.add("benchRSSMiB", "bench RSS while held", .mebibytes, bench.map { Double($0.rssKiB) / 1024 })
-        report.add("connectFailures", "connections failed", .count, Double(receiver.connectFailures.values.reduce(0, +)))
+        report.add(
+            "connectFailures", "connections failed", .count, Double(receiver.connectFailures.values.reduce(0, +)))
         report.add("errors", "error messages received", .count, Double(receiver.errorCodes.values.reduce(0, +)))
         report.details["connectFailureReasons"] = .object(receiver.connectFailures.mapValues { .int($0) })
         report.details["errorCodes"] = .object(receiver.errorCodes.mapValues { .int($0) })

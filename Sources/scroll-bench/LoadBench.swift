@@ -40,7 +40,8 @@ enum LoadBench {
     static func run(_ settings: Settings) throws -> [RunReport] {
         let runs = settings.runs
         if settings.common.url != nil, runs > 1 {
-            StandardError.write("scroll-bench: note: with --url every run uses the same server (and its sessions' state)\n")
+            StandardError.write(
+                "scroll-bench: note: with --url every run uses the same server (and its sessions' state)\n")
         }
         var reports: [RunReport] = []
         for run in 1...runs {
@@ -80,7 +81,8 @@ enum LoadBench {
         let windowEnd = windowStart + UInt64(duration * 1e9)
         receiver.windowStart.store(windowStart, ordering: .relaxed)
         receiver.windowEnd.store(windowEnd, ordering: .relaxed)
-        let driver = Driver(board: pool.board, client: pool.client, connections: pool.connections, rate: rate, origin: origin)
+        let driver = Driver(
+            board: pool.board, client: pool.client, connections: pool.connections, rate: rate, origin: origin)
         let driving = JoinableThread { driver.run(start: start, end: windowEnd, window: windowStart..<windowEnd) }
 
         Monotonic.sleep(until: windowStart)
@@ -108,10 +110,12 @@ enum LoadBench {
         let pongs = Percentiles(receiver.pongTimes, censored: driver.pingsSent - receiver.pongTimes.count)
         let received = receiver.receivedByKind.reduce(0, +)
         let serverCPU = serverBefore.flatMap { before in serverAfter.map { $0.cpuSeconds - before.cpuSeconds } }
-        let serverSystem = serverBefore.flatMap { before in serverAfter.map { $0.systemSeconds - before.systemSeconds } }
+        let serverSystem = serverBefore.flatMap { before in serverAfter.map { $0.systemSeconds - before.systemSeconds }
+        }
         let benchCPU = benchBefore.flatMap { before in benchAfter.map { $0.cpuSeconds - before.cpuSeconds } }
         let machineBusy = machineBefore.flatMap { before in machineAfter.map { $0.busySeconds - before.busySeconds } }
-        let machineSteal = machineBefore.flatMap { before in machineAfter.map { $0.stealSeconds - before.stealSeconds } }
+        let machineSteal = machineBefore.flatMap { before in machineAfter.map { $0.stealSeconds - before.stealSeconds }
+        }
         // What neither the server nor the bench used: other processes on this shared machine.
         let othersCPU = machineBusy.map { busy in busy - (serverCPU ?? 0) - (benchCPU ?? 0) }
 
@@ -138,7 +142,8 @@ enum LoadBench {
         report.add("geometryPerSecond", "geometry messages out", .perSecond, Double(driver.geometrySent) / duration)
         report.add("pingsPerSecond", "ping messages out", .perSecond, Double(driver.pingsSent) / duration)
         report.add(
-            "messagesOutPerSecond", "messages out (all)", .perSecond, Double(driver.geometrySent + driver.pingsSent) / duration)
+            "messagesOutPerSecond", "messages out (all)", .perSecond,
+            Double(driver.geometrySent + driver.pingsSent) / duration)
         report.add("messagesInPerSecond", "messages in (all)", .perSecond, Double(received) / duration)
         report.add(
             "statesPerSecond", "  of which state", .perSecond,
@@ -147,11 +152,16 @@ enum LoadBench {
             "eventsPerSecond", "  of which event", .perSecond,
             Double(receiver.receivedByKind[MessageScanner.Kind.event.rawValue]) / duration)
         report.add("roundTrips", "round trips measured", .count, Double(roundTrips.count))
-        report.add("roundTripP50Ms", "geometry → state p50", .milliseconds, roundTrips.milliseconds(50), beyond: "> 3 s")
-        report.add("roundTripP90Ms", "geometry → state p90", .milliseconds, roundTrips.milliseconds(90), beyond: "> 3 s")
-        report.add("roundTripP99Ms", "geometry → state p99", .milliseconds, roundTrips.milliseconds(99), beyond: "> 3 s")
-        report.add("roundTripP999Ms", "geometry → state p99.9", .milliseconds, roundTrips.milliseconds(99.9), beyond: "> 3 s")
-        report.add("roundTripMaxMs", "geometry → state max", .milliseconds, roundTrips.milliseconds(100), beyond: "> 3 s")
+        report.add(
+            "roundTripP50Ms", "geometry → state p50", .milliseconds, roundTrips.milliseconds(50), beyond: "> 3 s")
+        report.add(
+            "roundTripP90Ms", "geometry → state p90", .milliseconds, roundTrips.milliseconds(90), beyond: "> 3 s")
+        report.add(
+            "roundTripP99Ms", "geometry → state p99", .milliseconds, roundTrips.milliseconds(99), beyond: "> 3 s")
+        report.add(
+            "roundTripP999Ms", "geometry → state p99.9", .milliseconds, roundTrips.milliseconds(99.9), beyond: "> 3 s")
+        report.add(
+            "roundTripMaxMs", "geometry → state max", .milliseconds, roundTrips.milliseconds(100), beyond: "> 3 s")
         report.add("pongP50Ms", "ping → pong p50", .milliseconds, pongs.milliseconds(50), beyond: "> 3 s")
         report.add("pongP99Ms", "ping → pong p99", .milliseconds, pongs.milliseconds(99), beyond: "> 3 s")
         report.add("pongMaxMs", "ping → pong max", .milliseconds, pongs.milliseconds(100), beyond: "> 3 s")
@@ -161,8 +171,11 @@ enum LoadBench {
         report.add("skippedBacklog", "frames held (120 unanswered)", .count, Double(driver.skippedBacklog))
         report.add("driverMaxLagMs", "driver's worst lateness", .milliseconds, Double(driver.maxLag) / 1e6)
         report.add("errors", "error messages received", .count, Double(receiver.errorCodes.values.reduce(0, +)))
-        report.add("connectFailures", "connections failed", .count, Double(receiver.connectFailures.values.reduce(0, +)))
-        report.add("unexpectedCloses", "connections closed early", .count, Double(receiver.unexpectedCloses.values.reduce(0, +)))
+        report.add(
+            "connectFailures", "connections failed", .count, Double(receiver.connectFailures.values.reduce(0, +)))
+        report.add(
+            "unexpectedCloses", "connections closed early", .count,
+            Double(receiver.unexpectedCloses.values.reduce(0, +)))
         report.add("serverCPUSeconds", "server CPU in the window", .seconds, serverCPU)
         report.add("serverCPUPercent", "server CPU (% of one core)", .percent, serverCPU.map { $0 / duration * 100 })
         report.add(
@@ -180,8 +193,9 @@ enum LoadBench {
         report.add(
             "machineIdlePercent", "machine idle (% of all cores)", .percent,
             machineBusy.map { max(0, 100 - $0 / (duration * Double(cpuCount())) * 100) })
-        report.add("stealPercent", "CPU stolen by the hypervisor (% of all cores)", .percent,
-                   machineSteal.map { $0 / (duration * Double(cpuCount())) * 100 })
+        report.add(
+            "stealPercent", "CPU stolen by the hypervisor (% of all cores)", .percent,
+            machineSteal.map { $0 / (duration * Double(cpuCount())) * 100 })
         report.details["errorCodes"] = .object(receiver.errorCodes.mapValues { .int($0) })
         report.details["connectFailureReasons"] = .object(receiver.connectFailures.mapValues { .int($0) })
         report.details["unexpectedCloseCodes"] = .object(receiver.unexpectedCloses.mapValues { .int($0) })

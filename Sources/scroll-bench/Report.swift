@@ -104,11 +104,15 @@ enum ReportPrinter {
         let width = max(40, (first.metrics.map(\.label.count).max() ?? 0) + 2)
         if runs.count == 1 {
             for metric in first.metrics {
-                print("  " + metric.label.padding(toLength: width, withPad: " ", startingAt: 0) + metric.formatted(metric.value))
+                print(
+                    "  " + metric.label.padding(toLength: width, withPad: " ", startingAt: 0)
+                        + metric.formatted(metric.value))
             }
             return
         }
-        print("  " + "".padding(toLength: width, withPad: " ", startingAt: 0) + "median of \(runs.count) runs   (min – max)")
+        print(
+            "  " + "".padding(toLength: width, withPad: " ", startingAt: 0)
+                + "median of \(runs.count) runs   (min – max)")
         for (index, metric) in first.metrics.enumerated() {
             let values = runs.compactMap { $0.metrics.count > index ? $0.metrics[index].summarizable : nil }
             let summary = Summary(values)

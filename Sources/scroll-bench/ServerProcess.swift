@@ -85,7 +85,8 @@ final class ServerProcess: @unchecked Sendable {
         guard text.hasPrefix("Scroll Playground on "), let port else {
             self.port = 0
             terminate()
-            throw BenchError("\(executable) did not start: \(text.isEmpty ? "no start line" : text) \(standardErrorTail)")
+            throw BenchError(
+                "\(executable) did not start: \(text.isEmpty ? "no start line" : text) \(standardErrorTail)")
         }
         self.port = port
     }
@@ -168,7 +169,10 @@ final class OutputTap: Sendable {
     let outputBytes = Atomic<Int>(0)
 
     func drain(output: Int32, errors: Int32) {
-        var descriptors = [pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: output, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
+        ]
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var open = 2
         while open > 0 {
@@ -218,7 +222,9 @@ struct ProcessSample {
 
     /// Reads `/proc/PID/stat` and `/proc/PID/status`; nil if the process is gone.
     init?(pid: pid_t) {
-        guard let stat = Self.read("/proc/\(pid)/stat"), let status = Self.read("/proc/\(pid)/status") else { return nil }
+        guard let stat = Self.read("/proc/\(pid)/stat"), let status = Self.read("/proc/\(pid)/status") else {
+            return nil
+        }
         // The command name (field 2) may hold spaces: fields are counted after its closing parenthesis.
         guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = stat[(close + 2)...].split(separator: UInt8(ascii: " "))

@@ -15,7 +15,8 @@ final class SessionBoard: @unchecked Sendable {
 
     /// Where a session is.
     enum Status: Int {
-        case connecting = 0, helloSent, ready, ended
+        case connecting = 0
+        case helloSent, ready, ended
     }
 
     let count: Int

@@ -32,7 +32,8 @@ struct Target {
             return Target(
                 host: String(authority[..<colon]), port: port, path: path.isEmpty ? "/ws" : String(path), process: nil,
                 pid: pid > 0 ? pid_t(pid) : nil,
-                description: "server: \(url)" + (pid > 0 ? " (pid \(pid))" : " (no --server-pid: its CPU and memory are not measured)"))
+                description: "server: \(url)"
+                    + (pid > 0 ? " (pid \(pid))" : " (no --server-pid: its CPU and memory are not measured)"))
         }
         let executable = arguments.server ?? ServerProcess.defaultExecutable
         let extra = ["--max-sessions", String(max(1024, sessions + 64))] + arguments.serverArguments
@@ -66,7 +67,9 @@ final class SessionPool {
         let receiver = self.receiver
         let client = self.client
         for index in 0..<board.count {
-            while index - (receiver.ready.load(ordering: .relaxed) + receiver.ended.load(ordering: .relaxed)) >= maxPending {
+            while index - (receiver.ready.load(ordering: .relaxed) + receiver.ended.load(ordering: .relaxed))
+                >= maxPending
+            {
                 if Monotonic.now() > deadline { break }
                 Monotonic.sleep(seconds: 0.0005)
             }

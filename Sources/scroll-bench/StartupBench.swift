@@ -35,15 +35,18 @@ enum StartupBench {
             let served = Monotonic.now()
             process.terminate()
             guard status == 200 else { throw BenchError("GET / never answered 200 (last status \(status))") }
-            var report = RunReport(mode: "startup", title: "scroll-bench startup: spawn scroll-playground → first GET / answered 200")
+            var report = RunReport(
+                mode: "startup", title: "scroll-bench startup: spawn scroll-playground → first GET / answered 200")
             report.notes = [
                 "\(executable) --port 0 --log-format json \(arguments.serverArguments.joined(separator: " "))",
                 "the clock starts just before posix_spawn; load average at start \(decimal(machineLoad, significant: 2))",
             ]
-            report.add("startToListeningMs", "start → \"Scroll Playground on …\" line", .milliseconds,
-                       Double(process.announcedAt - process.spawnedAt) / 1e6)
-            report.add("startToFirstPageMs", "start → first page served (200)", .milliseconds,
-                       Double(served - process.spawnedAt) / 1e6)
+            report.add(
+                "startToListeningMs", "start → \"Scroll Playground on …\" line", .milliseconds,
+                Double(process.announcedAt - process.spawnedAt) / 1e6)
+            report.add(
+                "startToFirstPageMs", "start → first page served (200)", .milliseconds,
+                Double(served - process.spawnedAt) / 1e6)
             report.add("attempts", "GET attempts", .count, Double(attempts))
             reports.append(report)
         }

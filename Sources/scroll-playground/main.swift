@@ -58,7 +58,8 @@ func serve(_ options: PlaygroundOptions) -> Never {
     // A terminal or pipe that went away must not kill the server; writes to it just fail.
     signal(SIGPIPE, SIG_IGN)
     if !["127.0.0.1", "localhost", "::1"].contains(options.host) {
-        FileHandle.standardError.write(Data("warning: listening on \(options.host): the playground has no authentication\n".utf8))
+        FileHandle.standardError.write(
+            Data("warning: listening on \(options.host): the playground has no authentication\n".utf8))
     }
     // Written unbuffered: scripts and tests wait for this line to learn the address.
     FileHandle.standardOutput.write(Data("Scroll Playground on \(server.url)\n".utf8))

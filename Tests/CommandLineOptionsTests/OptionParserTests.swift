@@ -41,7 +41,8 @@ struct OptionParserTests {
     ]
 
     let parser = OptionParser(defaults: Values(), options: options)
-    let withWords = OptionParser(defaults: Values(), options: options).keepingWords(in: \.files).passingThrough(to: \.rest)
+    let withWords = OptionParser(defaults: Values(), options: options).keepingWords(in: \.files).passingThrough(
+        to: \.rest)
 
     func parsed(_ arguments: [String], by parser: OptionParser<Values>? = nil) throws -> Values? {
         guard case .parsed(let values) = try (parser ?? self.parser).parse(arguments) else { return nil }
@@ -91,8 +92,11 @@ struct OptionParserTests {
         #expect(try parsed(["--count", "10_000"]) == expected)
         expected.count = 1
         #expect(try parsed(["--count", "1"]) == expected)
-        #expect(error(["--count", "0"]) == .invalidValue(option: "count", expected: "an integer in 1…100000", text: "0"))
-        #expect(error(["--count", "1.5"]) == .invalidValue(option: "count", expected: "an integer in 1…100000", text: "1.5"))
+        #expect(
+            error(["--count", "0"]) == .invalidValue(option: "count", expected: "an integer in 1…100000", text: "0"))
+        #expect(
+            error(["--count", "1.5"]) == .invalidValue(option: "count", expected: "an integer in 1…100000", text: "1.5")
+        )
         #expect(error(["--limit", "11"]) == .invalidValue(option: "limit", expected: "an integer in 0…10", text: "11"))
         expected = Values()
         expected.limit = 0
@@ -104,7 +108,8 @@ struct OptionParserTests {
         expected.ratio = 0.25
         #expect(try parsed(["--ratio=0.25"]) == expected)
         #expect(error(["--ratio", "2"]) == .invalidValue(option: "ratio", expected: "a number in 0…1", text: "2"))
-        #expect(error(["--ratio", "lots"]) == .invalidValue(option: "ratio", expected: "a number in 0…1", text: "lots"))
+        #expect(
+            error(["--ratio", "lots"]) == .invalidValue(option: "ratio", expected: "a number in 0…1", text: "lots"))
         #expect(
             error(["--wait", "0"])?.description == "--wait must be seconds in 0.1…60, not '0'")
     }
@@ -140,7 +145,9 @@ struct OptionParserTests {
         #expect(error(["--count=1", "file"]) == .unexpectedArgument("file"))
         #expect(error(["--"]) == .unknownOption(""))
         // The first problem wins.
-        #expect(error(["--count", "0", "--nope"]) == .invalidValue(option: "count", expected: "an integer in 1…100000", text: "0"))
+        #expect(
+            error(["--count", "0", "--nope"])
+                == .invalidValue(option: "count", expected: "an integer in 1…100000", text: "0"))
     }
 
     @Test func wordsAndEverythingAfterTheSeparatorGoWhereDeclared() throws {
@@ -148,7 +155,9 @@ struct OptionParserTests {
         expected.files = ["a.jsonl", "b.jsonl"]
         expected.count = 2
         expected.rest = ["--port", "9", "--", "x"]
-        #expect(try parsed(["a.jsonl", "--count", "2", "b.jsonl", "--", "--port", "9", "--", "x"], by: withWords) == expected)
+        #expect(
+            try parsed(["a.jsonl", "--count", "2", "b.jsonl", "--", "--port", "9", "--", "x"], by: withWords)
+                == expected)
     }
 
     @Test func helpStopsTheParse() throws {
@@ -162,7 +171,8 @@ struct OptionParserTests {
             var other = 0
         }
         let lifted = OptionParser(
-            defaults: Whole(), options: [Option<Values>.integer("count", help: "how many", \.count, in: 1...9).within(\Whole.part)])
+            defaults: Whole(),
+            options: [Option<Values>.integer("count", help: "how many", \.count, in: 1...9).within(\Whole.part)])
         var expected = Whole()
         expected.part.count = 9
         #expect(try lifted.parse(["--count", "9"]) == .parsed(expected))

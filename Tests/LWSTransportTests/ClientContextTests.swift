@@ -21,7 +21,9 @@ import Testing
                 if text == "hello \(id.rawValue)" { tally.update { $0.echoed += 1 } }
                 context.close(id)
             case .closed(let code):
-                tally.update { code == 1000 ? $0.closed += 1 : $0.failures.append(event) }
+                tally.update { tally in
+                    if code == 1000 { tally.closed += 1 } else { tally.failures.append(event) }
+                }
             default:
                 tally.update { $0.failures.append(event) }
             }

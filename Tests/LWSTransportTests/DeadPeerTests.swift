@@ -1,10 +1,10 @@
 import Testing
 
+@testable import LWSTransport
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import LWSTransport
 
 /// Dead-peer detection through lws's retry-and-idle policy.
 @Suite struct DeadPeerTests {

@@ -48,8 +48,10 @@ import Testing
         for host in [nil, "127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080", "127.0.0.2", "localhost"] {
             #expect(policy.accepts(host), "\(host ?? "nil")")
         }
-        for host in ["evil.example:8080", "evil.example", "127.0.0.1.evil.example:80", "localhost.evil.example", "10.0.0.1:8080",
-                     "[::2]:8080", "", "127.0.0:1"] {
+        for host in [
+            "evil.example:8080", "evil.example", "127.0.0.1.evil.example:80", "localhost.evil.example", "10.0.0.1:8080",
+            "[::2]:8080", "", "127.0.0:1",
+        ] {
             #expect(!policy.accepts(host), "\(host)")
         }
         #expect(HostPolicy(listenHost: "localhost").loopbackOnly)

@@ -1,10 +1,10 @@
 import Testing
 
+@testable import LWSTransport
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import LWSTransport
 
 /// Start-up errors, stop(), execute(_:) and timers.
 @Suite struct ServerLifecycleTests {

@@ -28,7 +28,8 @@ struct SlowReaderTests {
         for thread in threads { thread.join() }
         for (name, result) in all {
             #expect(result.contentLength == Self.answerBytes, "\(name): \(result)")
-            #expect(result.bodyBytes == Self.answerBytes, "\(name) got \(result.bodyBytes) of \(Self.answerBytes) bytes")
+            #expect(
+                result.bodyBytes == Self.answerBytes, "\(name) got \(result.bodyBytes) of \(Self.answerBytes) bytes")
         }
         #expect(server.delegate.log.update { $0.httpDrops }.isEmpty)
     }
@@ -123,6 +124,8 @@ final class PacedReader: @unchecked Sendable {
 
     private static func headEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        return (0...(bytes.count - 4)).first { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }
+        return (0...(bytes.count - 4)).first {
+            bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10
+        }
     }
 }

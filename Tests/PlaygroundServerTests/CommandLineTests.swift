@@ -9,10 +9,12 @@ struct CommandLineTests {
     @Test func helpListsEveryFlag() throws {
         let result = try runToCompletion(["--help"])
         #expect(result.status == 0)
-        for flag in ["--host", "--port", "--public", "--preset", "--items", "--log-dir", "--log-format", "--max-sessions",
-                     "--allow-origin", "--resume-grace", "--bottom-threshold", "--pull-threshold", "--initial-count",
-                     "--page-size", "--refresh-count", "--max-items", "--load-latency-ms", "--refresh-latency-ms",
-                     "--jitter-ms", "--failure-rate", "--refresh-hold-ms", "--axis", "--seed"] {
+        for flag in [
+            "--host", "--port", "--public", "--preset", "--items", "--log-dir", "--log-format", "--max-sessions",
+            "--allow-origin", "--resume-grace", "--bottom-threshold", "--pull-threshold", "--initial-count",
+            "--page-size", "--refresh-count", "--max-items", "--load-latency-ms", "--refresh-latency-ms",
+            "--jitter-ms", "--failure-rate", "--refresh-hold-ms", "--axis", "--seed",
+        ] {
             #expect(result.stdout.contains(flag), "missing \(flag)")
         }
     }
@@ -47,8 +49,10 @@ struct CommandLineTests {
 
     @Test func itemsFileFeedsTheSession() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("items-\(UUID().uuidString).json")
-        try Data(#"[{"id":"a","title":"Alpha","color":"red"},{"id":"b","title":"Beta"},{"id":"c","title":"Gamma"}]"#.utf8)
-            .write(to: file)
+        try Data(
+            #"[{"id":"a","title":"Alpha","color":"red"},{"id":"b","title":"Beta"},{"id":"c","title":"Gamma"}]"#.utf8
+        )
+        .write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let server = try ServerProcess(["--items", file.path, "--initial-count", "2", "--load-latency-ms", "10"])
         let page = try PlaygroundConnection(port: server.port)

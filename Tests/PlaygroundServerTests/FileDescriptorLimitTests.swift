@@ -50,10 +50,12 @@ struct FileDescriptorLimitTests {
     /// with one warning.
     @Test func theSoftLimitIsRaisedAndTheCapsFitUnderIt() throws {
         let folder = LogFolder()
-        let server = try ServerProcess(["--log-dir", folder.path], launcher: ["/usr/bin/prlimit", "--nofile=100:400", "--"])
+        let server = try ServerProcess(
+            ["--log-dir", folder.path], launcher: ["/usr/bin/prlimit", "--nofile=100:400", "--"])
         let limits = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/limits", encoding: .utf8)
         let openFiles = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
-        #expect(openFiles.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["400", "400"])
+        #expect(
+            openFiles.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["400", "400"])
         // 400 descriptors, 64 kept back: 42 connecting WebSockets and (336 − 42) / 2 recorded sessions.
         let warning = try #require(server.waitForStderr { $0.contains("open-file limit") })
         #expect(warning.contains("holds 147 sessions and 42 connecting WebSockets, not 1024 and 64"))

@@ -14,7 +14,8 @@ struct HTTPEdgeCaseTests {
         let server = try ServerProcess()
         let port = server.port
         let exchange = try RawHTTP.exchange(
-            port: port, RawHTTP.get("/healthz", port: port) + RawHTTP.get("/api/sessions", port: port)
+            port: port,
+            RawHTTP.get("/healthz", port: port) + RawHTTP.get("/api/sessions", port: port)
                 + RawHTTP.get("/healthz", port: port, extra: "Connection: close\r\n"))
         #expect(exchange.responses.map(\.status) == [200, 200, 200])
         #expect(try JSONParser.parse(exchange.responses[0].text)["status"] == "ok")
@@ -130,7 +131,9 @@ struct HTTPEdgeCaseTests {
             port: port,
             RawHTTP.get(
                 "/healthz", port: port,
-                extra: "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n"))
+                extra:
+                    "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n"
+            ))
         #expect(exchange.responses.map(\.statusLine) == ["HTTP/1.1 200 OK"])
         // A foreign Host is still refused, h2c or not.
         let foreign = try RawHTTP.exchange(
@@ -153,7 +156,8 @@ struct HTTPEdgeCaseTests {
             RawHTTP.get(
                 "/ws", port: port,
                 extra: "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: scroll-playground.v1\r\n"))
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: scroll-playground.v1\r\n")
+        )
         let answer = try #require(exchange.responses.first)
         #expect(answer.statusLine == "HTTP/1.1 503 Service Unavailable")
         #expect(answer.headers["connection"] == "close")

@@ -21,7 +21,10 @@ struct HTTPServingTests {
         #expect(try HTTPProbe.get(port: server.port, path: "/no-such-file.js").status == 404)
     }
 
-    @Test(arguments: ["/../Package.swift", "/%2e%2e/Package.swift", "/%2E%2E/Package.swift", "/js/../../Package.swift", "/%252e%252e/Package.swift"])
+    @Test(arguments: [
+        "/../Package.swift", "/%2e%2e/Package.swift", "/%2E%2E/Package.swift", "/js/../../Package.swift",
+        "/%252e%252e/Package.swift",
+    ])
     func traversalIsRefused(path: String) throws {
         let server = try ServerProcess()
         let response = try HTTPProbe.get(port: server.port, path: path)
@@ -31,12 +34,14 @@ struct HTTPServingTests {
 
     @Test func foreignOriginIsRefusedOwnAndAllowedAccepted() throws {
         let server = try ServerProcess(["--allow-origin", "http://tools.example"])
-        let foreign = try HTTPProbe.upgrade(port: server.port, subprotocol: "scroll-playground.v1", origin: "http://evil.example")
+        let foreign = try HTTPProbe.upgrade(
+            port: server.port, subprotocol: "scroll-playground.v1", origin: "http://evil.example")
         #expect(foreign.status == 403)
         let own = try HTTPProbe.upgrade(
             port: server.port, subprotocol: "scroll-playground.v1", origin: "http://127.0.0.1:\(server.port)")
         #expect(own.status == 101)
-        let allowed = try HTTPProbe.upgrade(port: server.port, subprotocol: "scroll-playground.v1", origin: "http://tools.example")
+        let allowed = try HTTPProbe.upgrade(
+            port: server.port, subprotocol: "scroll-playground.v1", origin: "http://tools.example")
         #expect(allowed.status == 101)
     }
 

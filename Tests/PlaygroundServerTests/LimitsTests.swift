@@ -213,7 +213,8 @@ struct LimitsTests {
         for _ in 0..<attempts {
             last = try JSONParser.parse(try HTTPProbe.get(port: port, path: "/api/sessions").body)
             if condition(last) { return last }
-            Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
+            Thread.sleep(
+                forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
         }
         Issue.record("sessions never settled: \(last.jsonString.prefix(500))")
         return last
@@ -236,7 +237,8 @@ struct LimitsTests {
 
     @Test func helpListsTheLimitFlags() throws {
         let result = try runToCompletion(["--help"])
-        let readme = try String(contentsOf: ServerProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: ServerProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         for flag in [
             "--max-message", "--max-outbound", "--max-geometry-rate", "--max-sessions", "--max-connecting",
             "--hello-timeout", "--max-session-items",

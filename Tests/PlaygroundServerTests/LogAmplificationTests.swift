@@ -71,7 +71,9 @@ struct LogAmplificationTests {
         let rssGrowth = server.residentBytes - rssBefore
         let folderGrowth = Self.folderBytes(folder.path) - folderBefore
         let p99 = TerminalStallTests.p99(times)
-        print("10,000 × 60 KB refused: RSS +\(rssGrowth >> 10) KiB, log folder +\(folderGrowth >> 10) KiB, ping p99 \(p99), closes with 1008: \(closes.value)")
+        print(
+            "10,000 × 60 KB refused: RSS +\(rssGrowth >> 10) KiB, log folder +\(folderGrowth >> 10) KiB, ping p99 \(p99), closes with 1008: \(closes.value)"
+        )
         #expect(closes.value > 0)
         #expect(rssGrowth < 64 << 20)
         #expect(folderGrowth < 32 << 20)
@@ -102,7 +104,8 @@ struct LogAmplificationTests {
         let again = try resumed.hello(resume: welcome["resume"]?.string)
         #expect(again.welcome["session"]?.string == session)
         resumed.client.close()
-        let trace = try #require(folder.waitForFile(folder.trace(session)) { $0.components(separatedBy: #""kind":"closed""#).count == 3 })
+        let trace = try #require(
+            folder.waitForFile(folder.trace(session)) { $0.components(separatedBy: #""kind":"closed""#).count == 3 })
         #expect(trace.contains(#""violation":"tooManyRefusals""#))
         let replay = try runToCompletion(["replay", folder.trace(session), "--diff"])
         #expect(replay.stdout.hasPrefix("no differences"), "\(replay.stdout.prefix(1000))")
@@ -136,7 +139,7 @@ struct LogAmplificationTests {
         while true {
             do {
                 return try connect()
-            } catch where ContinuousClock.now < deadline {
+            } catch  where ContinuousClock.now < deadline {
                 usleep(20_000)
             }
         }
@@ -157,7 +160,8 @@ struct LogAmplificationTests {
         var collected: [Double] = []
         var after = 0
         while true {
-            let answer = try JSONParser.parse(HTTPProbe.get(port: server.port, path: "/api/events?limit=2&after=\(after)").text)
+            let answer = try JSONParser.parse(
+                HTTPProbe.get(port: server.port, path: "/api/events?limit=2&after=\(after)").text)
             collected += (answer["events"]?.array ?? []).compactMap { $0["seq"]?.number }
             after = Int(try #require(answer["after"]?.number))
             guard answer["more"] == true else { break }

@@ -51,7 +51,8 @@ struct OptionDocumentationTests {
 
     @Test func benchOptionsAreInItsHelpAndTheReadme() throws {
         let process = Process()
-        process.executableURL = ServerProcess.executable.deletingLastPathComponent().appendingPathComponent("scroll-bench")
+        process.executableURL = ServerProcess.executable.deletingLastPathComponent().appendingPathComponent(
+            "scroll-bench")
         process.arguments = ["--help"]
         let output = Pipe()
         process.standardOutput = output

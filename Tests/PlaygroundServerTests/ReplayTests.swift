@@ -13,7 +13,8 @@ struct ReplayTests {
     }
 
     static func temporaryFile(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl")
+            .path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -74,7 +75,8 @@ struct ReplayTests {
         let trace = Self.example("fractional-pixels-from-zoom")
         let own = try Self.decisions(try runToCompletion(["replay", trace, "--format", "json"]).stdout)
         #expect(!own.contains { $0["name"] == "loadMoreStarted" })
-        let playground = try Self.decisions(try runToCompletion(["replay", trace, "--preset", "playground", "--format", "json"]).stdout)
+        let playground = try Self.decisions(
+            try runToCompletion(["replay", trace, "--preset", "playground", "--format", "json"]).stdout)
         #expect(playground.filter { $0["name"] == "loadMoreStarted" }.count == 1)
     }
 
@@ -97,7 +99,9 @@ struct ReplayTests {
     }
 
     @Test func compareTabulatesWherePresetsDisagree() throws {
-        let result = try runToCompletion(["replay", Self.example("fractional-pixels-from-zoom"), "--compare", "--format", "json"])
+        let result = try runToCompletion([
+            "replay", Self.example("fractional-pixels-from-zoom"), "--compare", "--format", "json",
+        ])
         let table = try JSONParser.parse(result.stdout)
         let rows = try #require(table["disagreements"]?.array)
         let first = try #require(rows.first)
@@ -110,35 +114,57 @@ struct ReplayTests {
     }
 
     @Test func everyExampleReplaysExactly() throws {
-        let traces = try FileManager.default.contentsOfDirectory(atPath: Self.examples.appendingPathComponent("traces").path)
-            .filter { $0.hasSuffix(".jsonl") }
+        let traces = try FileManager.default.contentsOfDirectory(
+            atPath: Self.examples.appendingPathComponent("traces").path
+        )
+        .filter { $0.hasSuffix(".jsonl") }
         #expect(traces.count == 8)
         for name in traces {
-            let result = try runToCompletion(["replay", Self.examples.appendingPathComponent("traces/\(name)").path, "--diff"])
+            let result = try runToCompletion([
+                "replay", Self.examples.appendingPathComponent("traces/\(name)").path, "--diff",
+            ])
             #expect(result.stdout.hasPrefix("no differences"), "\(name): \(result.stdout)")
         }
     }
 
     @Test func theExamplesTableIsCurrent() throws {
-        let traces = try FileManager.default.contentsOfDirectory(atPath: Self.examples.appendingPathComponent("traces").path)
-            .filter { $0.hasSuffix(".jsonl") }.sorted().map { Self.examples.appendingPathComponent("traces/\($0)").path }
+        let traces = try FileManager.default.contentsOfDirectory(
+            atPath: Self.examples.appendingPathComponent("traces").path
+        )
+        .filter { $0.hasSuffix(".jsonl") }.sorted().map { Self.examples.appendingPathComponent("traces/\($0)").path }
         let generated = try runToCompletion(["replay", "--summary"] + traces).stdout
         let readme = try String(contentsOf: Self.examples.appendingPathComponent("README.md"), encoding: .utf8)
         let start = try #require(readme.range(of: "<!-- summary:begin -->\n"))
         let end = try #require(readme.range(of: "<!-- summary:end -->"))
-        #expect(String(readme[start.upperBound..<end.lowerBound]) == generated,
-                "Examples/README.md is stale: regenerate with replay --summary Examples/traces/*.jsonl")
+        #expect(
+            String(readme[start.upperBound..<end.lowerBound]) == generated,
+            "Examples/README.md is stale: regenerate with replay --summary Examples/traces/*.jsonl")
     }
 
     @Test(arguments: [
         (#"{"kind":"header","format":2,"session":"s1","server":"x","config":{}}"#, "line 1", "format 2"),
         // Cut off in the middle of the file (a torn last line is forgiven, see below).
-        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess\n{\"kind\":\"timer\",\"t\":5,\"timer\":\"refreshHold\"}", "line 2", "not JSON"),
+        (
+            "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess\n{\"kind\":\"timer\",\"t\":5,\"timer\":\"refreshHold\"}",
+            "line 2", "not JSON"
+        ),
         // A complete last line (it ends with a newline) that is not JSON was not cut off by a crash.
-        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess\n", "line 2", "not JSON"),
-        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"timer\",\"t\":\"soon\",\"timer\":\"refreshHold\"}", "line 2", "\"t\""),
-        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{\"pageSize\":\"big\"}}", "line 1", "pageSize"),
-        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"decision\",\"t\":1,\"event\":{\"name\":\"teleported\"}}", "line 2", "event.name"),
+        (
+            "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess\n",
+            "line 2", "not JSON"
+        ),
+        (
+            "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"timer\",\"t\":\"soon\",\"timer\":\"refreshHold\"}",
+            "line 2", "\"t\""
+        ),
+        (
+            "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{\"pageSize\":\"big\"}}",
+            "line 1", "pageSize"
+        ),
+        (
+            "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"decision\",\"t\":1,\"event\":{\"name\":\"teleported\"}}",
+            "line 2", "event.name"
+        ),
         ("", "line 1", "empty"),
     ])
     func badTracesExitTwoWithTheLine(text: String, line: String, mentioning: String) throws {
@@ -186,7 +212,8 @@ struct ReplayTests {
     }
 
     @Test func theLogPanelsEventExportIsNamedAndPointsToTheTrace() throws {
-        let export = #"{"seq":1,"time":"2026-11-30T05:00:32.698Z","session":"s1","name":"sessionOpened","data":{}}"# + "\n"
+        let export =
+            #"{"seq":1,"time":"2026-11-30T05:00:32.698Z","session":"s1","name":"sessionOpened","data":{}}"# + "\n"
         let path = try Self.temporaryFile(export)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try runToCompletion(["replay", path])

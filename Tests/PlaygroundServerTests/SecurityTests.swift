@@ -30,7 +30,9 @@ struct SecurityTests {
     }
 
     @Test func allowOriginAddsExactlyTheNamedOrigins() throws {
-        let server = try ServerProcess(["--allow-origin", "http://tools.example", "--allow-origin", "https://b.example:8443"])
+        let server = try ServerProcess([
+            "--allow-origin", "http://tools.example", "--allow-origin", "https://b.example:8443",
+        ])
         let port = server.port
         func upgrade(_ origin: String) throws -> Int {
             try HTTPProbe.upgrade(port: port, subprotocol: "scroll-playground.v1", origin: origin).status
@@ -38,7 +40,9 @@ struct SecurityTests {
         #expect(try upgrade("http://tools.example") == 101)
         #expect(try upgrade("https://b.example:8443") == 101)
         #expect(try upgrade("http://127.0.0.1:\(port)") == 101)
-        for foreign in ["https://tools.example", "http://tools.example:8080", "http://sub.tools.example", "http://b.example:8443"] {
+        for foreign in [
+            "https://tools.example", "http://tools.example:8080", "http://sub.tools.example", "http://b.example:8443",
+        ] {
             #expect(try upgrade(foreign) == 403, "\(foreign) accepted")
         }
     }
@@ -46,7 +50,9 @@ struct SecurityTests {
     // MARK: Host (DNS rebinding)
 
     /// A GET (or upgrade) with `host` as the `Host` header, whatever address it is sent to.
-    static func request(port: Int, path: String, host: String, origin: String? = nil, upgrade: Bool = false) throws -> Int {
+    static func request(port: Int, path: String, host: String, origin: String? = nil, upgrade: Bool = false) throws
+        -> Int
+    {
         var text = "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: \(upgrade ? "Upgrade" : "close")\r\n"
         if upgrade {
             text += "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -66,12 +72,16 @@ struct SecurityTests {
         for host in ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"] {
             #expect(try Self.request(port: port, path: "/api/sessions", host: host) == 200, "\(host)")
         }
-        #expect(try Self.request(port: port, path: "/ws", host: "localhost:\(port)", origin: "http://localhost:\(port)", upgrade: true) == 101)
+        #expect(
+            try Self.request(
+                port: port, path: "/ws", host: "localhost:\(port)", origin: "http://localhost:\(port)", upgrade: true)
+                == 101)
     }
 
     @Test func onAnotherAddressEveryHostIsServed() throws {
         let server = try ServerProcess(["--host", "0.0.0.0"])
-        #expect(try Self.request(port: server.port, path: "/api/sessions", host: "my-machine.lan:\(server.port)") == 200)
+        #expect(
+            try Self.request(port: server.port, path: "/api/sessions", host: "my-machine.lan:\(server.port)") == 200)
     }
 
     // MARK: Static files
@@ -87,19 +97,24 @@ struct SecurityTests {
             let manager = FileManager.default
             root = manager.temporaryDirectory.appendingPathComponent("sp-site-\(UUID().uuidString)")
             publicDirectory = root.appendingPathComponent("public")
-            try manager.createDirectory(at: publicDirectory.appendingPathComponent("sub"), withIntermediateDirectories: true)
-            try manager.createDirectory(at: publicDirectory.appendingPathComponent(".git"), withIntermediateDirectories: true)
+            try manager.createDirectory(
+                at: publicDirectory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+            try manager.createDirectory(
+                at: publicDirectory.appendingPathComponent(".git"), withIntermediateDirectories: true)
             try manager.createDirectory(at: root.appendingPathComponent("outside"), withIntermediateDirectories: true)
-            try Data("<html><body>index</body></html>".utf8).write(to: publicDirectory.appendingPathComponent("index.html"))
+            try Data("<html><body>index</body></html>".utf8).write(
+                to: publicDirectory.appendingPathComponent("index.html"))
             try Data("sub file".utf8).write(to: publicDirectory.appendingPathComponent("sub/file.txt"))
             try Data("DOTFILE-SECRET".utf8).write(to: publicDirectory.appendingPathComponent(".env"))
             try Data("DOTFILE-SECRET".utf8).write(to: publicDirectory.appendingPathComponent(".git/config"))
             try Data(Self.secret.utf8).write(to: root.appendingPathComponent("secret.txt"))
             try Data(Self.secret.utf8).write(to: root.appendingPathComponent("outside/secret.txt"))
             try manager.createSymbolicLink(
-                at: publicDirectory.appendingPathComponent("escape"), withDestinationURL: root.appendingPathComponent("outside"))
+                at: publicDirectory.appendingPathComponent("escape"),
+                withDestinationURL: root.appendingPathComponent("outside"))
             try manager.createSymbolicLink(
-                at: publicDirectory.appendingPathComponent("link.txt"), withDestinationURL: root.appendingPathComponent("secret.txt"))
+                at: publicDirectory.appendingPathComponent("link.txt"),
+                withDestinationURL: root.appendingPathComponent("secret.txt"))
         }
 
         deinit {
@@ -112,7 +127,8 @@ struct SecurityTests {
         "/.env", "/%2eenv", "/%2Eenv", "/%252eenv", "/.git/config", "/%2egit/config", "/sub/../.env",
         // Outside the public directory: plain, encoded, double-encoded, mixed, backslashes.
         "/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/secret.txt", "/..%2fsecret.txt", "/%2e%2e%2fsecret.txt",
-        "/%252e%252e/secret.txt", "/%252e%252e%252fsecret.txt", "/sub/../../secret.txt", "/sub/%2e%2e/%2e%2e/secret.txt",
+        "/%252e%252e/secret.txt", "/%252e%252e%252fsecret.txt", "/sub/../../secret.txt",
+        "/sub/%2e%2e/%2e%2e/secret.txt",
         "/sub/..%2f..%2fsecret.txt", "/..%5csecret.txt", "/%5c..%5csecret.txt", "/.%2e/secret.txt", "/%2e./secret.txt",
         "//../secret.txt", "/%00/../secret.txt", "/index.html%00.txt",
         // Symbolic links that lead out.

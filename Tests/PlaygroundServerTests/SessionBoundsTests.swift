@@ -98,7 +98,9 @@ struct SessionBoundsTests {
         try page.hello()
         let descriptors = server.openDescriptorCount
         let rss = server.residentBytes
-        print("churn of \(cycles) sessions: open fds \(descriptorsBefore) → \(descriptors), RSS \(rssAfterWarmUp >> 10) KiB after warm-up → \(rss >> 10) KiB")
+        print(
+            "churn of \(cycles) sessions: open fds \(descriptorsBefore) → \(descriptors), RSS \(rssAfterWarmUp >> 10) KiB after warm-up → \(rss >> 10) KiB"
+        )
         let traces = try FileManager.default.contentsOfDirectory(atPath: "\(folder.path)/traces")
         #expect(traces.count == cycles + 1)
         #expect(descriptors < descriptorsBefore + 10, "descriptors \(descriptorsBefore) → \(descriptors)")

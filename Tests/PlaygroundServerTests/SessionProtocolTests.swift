@@ -210,13 +210,17 @@ struct SessionProtocolTests {
 
         let events = try String(contentsOfFile: "\(directory)/events.jsonl", encoding: .utf8)
             .split(separator: "\n").map { try JSONParser.parse(String($0)) }
-        #expect(events.compactMap { $0["name"]?.string }
-            == ["sessionOpened", "reachedBottom", "loadMoreStarted", "loadMoreFinished", "sessionClosed"])
+        #expect(
+            events.compactMap { $0["name"]?.string }
+                == ["sessionOpened", "reachedBottom", "loadMoreStarted", "loadMoreFinished", "sessionClosed"])
         let trace = try String(contentsOfFile: "\(directory)/traces/\(session).jsonl", encoding: .utf8)
             .split(separator: "\n").map { try JSONParser.parse(String($0)) }
         #expect(trace.first?["kind"] == "header")
         #expect(trace.first?["format"] == 1)
-        #expect(trace.filter { $0["kind"] == "input" }.compactMap { $0["message"]?["type"]?.string } == ["hello", "geometry"])
+        #expect(
+            trace.filter { $0["kind"] == "input" }.compactMap { $0["message"]?["type"]?.string } == [
+                "hello", "geometry",
+            ])
         #expect(trace.filter { $0["kind"] == "decision" }.count == events.count)
     }
 }

@@ -58,8 +58,9 @@ struct TerminalStallTests {
         #expect(try HTTPProbe.get(port: server.port, path: "/healthz").status == 200)
 
         // Every event reached the ring and the file, though the terminal showed few of them.
-        let events = try JSONParser.parse(
-            HTTPProbe.get(port: server.port, path: "/api/events?limit=10000").text)["events"]?.array ?? []
+        let events =
+            try JSONParser.parse(
+                HTTPProbe.get(port: server.port, path: "/api/events?limit=10000").text)["events"]?.array ?? []
         #expect(events.count == 10_000)
         let lastSeq = try #require(events.last?["seq"]?.number)
         #expect(lastSeq > 14_000)

@@ -7,7 +7,9 @@ import Testing
 /// designs compare exactly as written.
 struct BottomRuleTests {
     /// Sends one geometry at `y` to a fresh session and checks that it starts a load or does nothing else.
-    func probe(_ preset: Preset, y: Double, fires: Bool, insets: ScrollInsets = .zero, config: [String: JSONValue] = [:]) {
+    func probe(
+        _ preset: Preset, y: Double, fires: Bool, insets: ScrollInsets = .zero, config: [String: JSONValue] = [:]
+    ) {
         var settings = config
         settings["preset"] = .string(preset.rawValue)
         var h = Harness(settings)
@@ -18,16 +20,19 @@ struct BottomRuleTests {
             #expect(
                 effects == [
                     .log(LogEntry(.reachedBottom, geometrySeq: 1, ["distanceToBottom": .number(distance)])),
-                    .log(LogEntry(
-                        .loadMoreStarted, geometrySeq: 1,
-                        ["page": 2, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": .number(distance)])),
+                    .log(
+                        LogEntry(
+                            .loadMoreStarted, geometrySeq: 1,
+                            ["page": 2, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": .number(distance)])),
                     .schedule(.pageLoad(1), afterMilliseconds: 600),
-                    .send(.state(opened.with {
-                        $0.ack = 1
-                        $0.reachedBottom = true
-                        $0.loadingNextPage = true
-                        $0.indicator.bottomVisible = true
-                    })),
+                    .send(
+                        .state(
+                            opened.with {
+                                $0.ack = 1
+                                $0.reachedBottom = true
+                                $0.loadingNextPage = true
+                                $0.indicator.bottomVisible = true
+                            })),
                 ], "y = \(y)")
         } else {
             #expect(effects == [.send(.state(opened.with { $0.ack = 1 }))], "y = \(y)")
@@ -43,7 +48,9 @@ struct BottomRuleTests {
     /// No threshold and no insets: a larger `bottomThreshold` and a bottom inset change nothing.
     @Test(arguments: [(1200.0, true), (1199.0, false)])
     func customScrollViewIgnoresThresholdAndInsets(y: Double, fires: Bool) {
-        probe(.customScrollView, y: y, fires: fires, insets: ScrollInsets(top: 30, bottom: 100), config: ["bottomThreshold": 400])
+        probe(
+            .customScrollView, y: y, fires: fires, insets: ScrollInsets(top: 30, bottom: 100),
+            config: ["bottomThreshold": 400])
     }
 
     /// `maxY - bottomThreshold <= containerSize.height` with `maxY = 2000 - y`: bottom from y = 1150.

@@ -27,17 +27,24 @@ struct ClientMessageDecodingTests {
         seq: 7, t: 1234.5,
         geometry: ScrollGeometry(
             contentOffset: ScrollPoint(x: 0, y: -12.25), contentSize: ScrollSize(width: 390, height: 2400),
-            containerSize: ScrollSize(width: 390, height: 844), contentInsets: ScrollInsets(top: 47, leading: 0, bottom: 34, trailing: 0)),
+            containerSize: ScrollSize(width: 390, height: 844),
+            contentInsets: ScrollInsets(top: 47, leading: 0, bottom: 34, trailing: 0)),
         phase: .interacting)
 
     @Test func decodesEveryClientMessage() throws {
         #expect(try decode(Self.geometryText) == .geometry(Self.geometry))
         #expect(
-            try decode(#"{"type":"hello","version":1,"preset":"refreshable","config":{"pullThreshold":80},"resume":"abc","lastRev":4}"#)
-                == .hello(Hello(version: 1, config: ["pullThreshold": 80, "preset": "refreshable"], resume: "abc", lastRev: 4)))
+            try decode(
+                #"{"type":"hello","version":1,"preset":"refreshable","config":{"pullThreshold":80},"resume":"abc","lastRev":4}"#
+            )
+                == .hello(
+                    Hello(
+                        version: 1, config: ["pullThreshold": 80, "preset": "refreshable"], resume: "abc", lastRev: 4)))
         #expect(try decode(#"{"type":"hello"}"#) == .hello(Hello()))
         #expect(try decode(#"{"type":"hello","version":1,"resume":null,"lastRev":null}"#) == .hello(Hello()))
-        #expect(try decode(#"{"type":"config","bottomThreshold":10,"compare":true}"#) == .config(["bottomThreshold": 10, "compare": true]))
+        #expect(
+            try decode(#"{"type":"config","bottomThreshold":10,"compare":true}"#)
+                == .config(["bottomThreshold": 10, "compare": true]))
         #expect(try decode(#"{"type":"refresh"}"#) == .refresh)
         #expect(try decode(#"{"type":"loadMore"}"#) == .loadMore)
         #expect(try decode(#"{"type":"reset"}"#) == .reset)
@@ -53,11 +60,18 @@ struct ClientMessageDecodingTests {
     }
 
     @Test func contentInsetsAreOptionalAndDefaultToZero() throws {
-        let bare = #"{"type":"geometry","seq":1,"t":0,"contentOffset":{"x":0,"y":5},"contentSize":{"width":1,"height":2},"containerSize":{"width":1,"height":1},"phase":"idle"}"#
-        guard case .geometry(let report) = try decode(bare) else { Issue.record("not a geometry"); return }
+        let bare =
+            #"{"type":"geometry","seq":1,"t":0,"contentOffset":{"x":0,"y":5},"contentSize":{"width":1,"height":2},"containerSize":{"width":1,"height":1},"phase":"idle"}"#
+        guard case .geometry(let report) = try decode(bare) else {
+            Issue.record("not a geometry")
+            return
+        }
         #expect(report.geometry.contentInsets == .zero)
         let partial = bare.replacingOccurrences(of: #""phase""#, with: #""contentInsets":{"top":20},"phase""#)
-        guard case .geometry(let inset) = try decode(partial) else { Issue.record("not a geometry"); return }
+        guard case .geometry(let inset) = try decode(partial) else {
+            Issue.record("not a geometry")
+            return
+        }
         #expect(inset.geometry.contentInsets == ScrollInsets(top: 20))
     }
 
@@ -66,7 +80,8 @@ struct ClientMessageDecodingTests {
             of: #""phase":"interacting""#,
             with: #""phase":"interacting","velocity":{"y":-3.5},"note":"a\"b","list":[1,[2,{}]],"flag":null"#)
         #expect(try decode(extended) == .geometry(Self.geometry))
-        let nestedExtra = Self.geometryText.replacingOccurrences(of: #""x":0,"y":-12.25"#, with: #""x":0,"y":-12.25,"z":9"#)
+        let nestedExtra = Self.geometryText.replacingOccurrences(
+            of: #""x":0,"y":-12.25"#, with: #""x":0,"y":-12.25,"z":9"#)
         #expect(try decode(nestedExtra) == .geometry(Self.geometry))
         #expect(try decode(#"{"type":"hello","version":1,"client":"test","features":["a"]}"#) == .hello(Hello()))
         #expect(try decode(#"{"type":"refresh","why":"because"}"#) == .refresh)
@@ -97,23 +112,39 @@ struct ClientMessageDecodingTests {
     }
 
     /// Geometry errors name the field, and once `seq` is known they refer to it.
-    @Test(arguments: [
-        ("\"seq\":7,", "", #"missing field "seq""#, nil),
-        ("\"seq\":7", "\"seq\":-7", #"field "seq" must be a non-negative integer"#, nil),
-        ("\"seq\":7", "\"seq\":7.5", #"field "seq" must be a non-negative integer"#, nil),
-        ("\"seq\":7", "\"seq\":\"7\"", #"field "seq" must be a number"#, nil),
-        ("\"t\":1234.5,", "", #"missing field "t""#, 7),
-        ("\"contentOffset\":{\"x\":0,\"y\":-12.25},", "", #"missing field "contentOffset""#, 7),
-        ("\"y\":-12.25", "\"y\":\"-12\"", #"field "contentOffset.y" must be a number"#, 7),
-        ("\"x\":0,\"y\":-12.25", "\"y\":-12.25", #"missing field "contentOffset.x""#, 7),
-        ("\"width\":390,\"height\":2400", "\"width\":390,\"height\":-1", #"field "contentSize.height" must be ≥ 0"#, 7),
-        ("\"width\":390,\"height\":844", "\"width\":-390,\"height\":844", #"field "containerSize.width" must be ≥ 0"#, 7),
-        ("\"containerSize\":{\"width\":390,\"height\":844}", "\"containerSize\":[390,844]", #"field "containerSize" must be an object"#, 7),
-        ("\"top\":47", "\"top\":true", #"field "contentInsets.top" must be a number"#, 7),
-        (",\"phase\":\"interacting\"", "", #"missing field "phase""#, 7),
-        ("\"interacting\"", "\"flinging\"", #"field "phase" must be one of idle, tracking, interacting, decelerating, animating"#, 7),
-        ("\"interacting\"", "1", #"field "phase" must be one of idle, tracking, interacting, decelerating, animating"#, 7),
-    ] as [(String, String, String, Int?)])
+    @Test(
+        arguments: [
+            ("\"seq\":7,", "", #"missing field "seq""#, nil),
+            ("\"seq\":7", "\"seq\":-7", #"field "seq" must be a non-negative integer"#, nil),
+            ("\"seq\":7", "\"seq\":7.5", #"field "seq" must be a non-negative integer"#, nil),
+            ("\"seq\":7", "\"seq\":\"7\"", #"field "seq" must be a number"#, nil),
+            ("\"t\":1234.5,", "", #"missing field "t""#, 7),
+            ("\"contentOffset\":{\"x\":0,\"y\":-12.25},", "", #"missing field "contentOffset""#, 7),
+            ("\"y\":-12.25", "\"y\":\"-12\"", #"field "contentOffset.y" must be a number"#, 7),
+            ("\"x\":0,\"y\":-12.25", "\"y\":-12.25", #"missing field "contentOffset.x""#, 7),
+            (
+                "\"width\":390,\"height\":2400", "\"width\":390,\"height\":-1",
+                #"field "contentSize.height" must be ≥ 0"#, 7
+            ),
+            (
+                "\"width\":390,\"height\":844", "\"width\":-390,\"height\":844",
+                #"field "containerSize.width" must be ≥ 0"#, 7
+            ),
+            (
+                "\"containerSize\":{\"width\":390,\"height\":844}", "\"containerSize\":[390,844]",
+                #"field "containerSize" must be an object"#, 7
+            ),
+            ("\"top\":47", "\"top\":true", #"field "contentInsets.top" must be a number"#, 7),
+            (",\"phase\":\"interacting\"", "", #"missing field "phase""#, 7),
+            (
+                "\"interacting\"", "\"flinging\"",
+                #"field "phase" must be one of idle, tracking, interacting, decelerating, animating"#, 7
+            ),
+            (
+                "\"interacting\"", "1",
+                #"field "phase" must be one of idle, tracking, interacting, decelerating, animating"#, 7
+            ),
+        ] as [(String, String, String, Int?)])
     func badGeometryNamesTheField(replacing: String, with: String, message: String, ref: Int?) {
         let text = Self.geometryText.replacingOccurrences(of: replacing, with: with)
         #expect(text != Self.geometryText)
@@ -121,7 +152,9 @@ struct ClientMessageDecodingTests {
     }
 
     @Test func unknownType() {
-        #expect(refusal(#"{"type":"teleport","to":"top"}"#) == ProtocolError(.unknownType, #"unknown message type "teleport""#))
+        #expect(
+            refusal(#"{"type":"teleport","to":"top"}"#)
+                == ProtocolError(.unknownType, #"unknown message type "teleport""#))
         #expect(refusal(#"{"type":"Geometry"}"#)?.code == .unknownType)
     }
 
@@ -131,7 +164,8 @@ struct ClientMessageDecodingTests {
         let huge = String(repeating: "x", count: 99) + String(repeating: "é", count: 30_000)
         let error = try #require(refusal(#"{"type":""# + huge + #""}"#))
         #expect(error.code == .unknownType)
-        #expect(error.message == #"unknown message type ""# + String(repeating: "x", count: 99) + #"…(cut: 60099 bytes)""#)
+        #expect(
+            error.message == #"unknown message type ""# + String(repeating: "x", count: 99) + #"…(cut: 60099 bytes)""#)
         #expect(ClientText.excerpt("short") == "short")
     }
 
@@ -144,7 +178,9 @@ struct ClientMessageDecodingTests {
                 "server_full",
             ])
         let refused = ServerMessage.error(ProtocolError(.notReady, "send hello first"))
-        #expect(String(decoding: refused.encoded(), as: UTF8.self) == #"{"type":"error","code":"not_ready","message":"send hello first"}"#)
+        #expect(
+            String(decoding: refused.encoded(), as: UTF8.self)
+                == #"{"type":"error","code":"not_ready","message":"send hello first"}"#)
         #expect(ProtocolError(.tooLarge, "too big").description == "too_large: too big")
     }
 }

@@ -5,9 +5,13 @@ import Testing
 /// Compare mode (SPEC §4): every geometry also runs through the other presets' rules, without side effects.
 struct CompareModeTests {
     static func disagreement(_ about: String, yes: [Preset], no: [Preset], seq: Int) -> SessionEffect {
-        .log(LogEntry(
-            .presetDisagreement, geometrySeq: seq,
-            ["about": .string(about), "yes": .array(yes.map { .string($0.rawValue) }), "no": .array(no.map { .string($0.rawValue) })]))
+        .log(
+            LogEntry(
+                .presetDisagreement, geometrySeq: seq,
+                [
+                    "about": .string(about), "yes": .array(yes.map { .string($0.rawValue) }),
+                    "no": .array(no.map { .string($0.rawValue) }),
+                ]))
     }
 
     /// 30 px from the end: within every threshold, but not at `customScrollView`'s exact bottom.
@@ -16,7 +20,9 @@ struct CompareModeTests {
         let opened = h.lastState
         #expect(
             h.scroll(y: 1170) == [
-                Self.disagreement("reachedBottom", yes: [.refreshableLegacy, .refreshable, .playground], no: [.customScrollView], seq: 1),
+                Self.disagreement(
+                    "reachedBottom", yes: [.refreshableLegacy, .refreshable, .playground], no: [.customScrollView],
+                    seq: 1),
                 .send(.state(opened.with { $0.ack = 1 })),
             ])
         // The shadows start no load and change no state.
@@ -30,18 +36,26 @@ struct CompareModeTests {
         #expect(h.scroll(y: 1175).names == [])
         // All at the bottom: they agree, and the primary preset does its job.
         #expect(h.scroll(y: 1200).names == [.reachedBottom, .loadMoreStarted])
-        #expect(h.scroll(y: 1170).logs == [
-            LogEntry(.leftBottom, geometrySeq: 4, ["distanceToBottom": 30]),
-            LogEntry(
-                .presetDisagreement, geometrySeq: 4,
-                ["about": "reachedBottom", "yes": ["refreshableLegacy", "refreshable", "playground"], "no": ["customScrollView"]]),
-        ])
+        #expect(
+            h.scroll(y: 1170).logs == [
+                LogEntry(.leftBottom, geometrySeq: 4, ["distanceToBottom": 30]),
+                LogEntry(
+                    .presetDisagreement, geometrySeq: 4,
+                    [
+                        "about": "reachedBottom", "yes": ["refreshableLegacy", "refreshable", "playground"],
+                        "no": ["customScrollView"],
+                    ]),
+            ])
         // 49.8 px from the end: only the slack lets `playground` count it as the bottom.
-        #expect(h.scroll(y: 1149.8).logs == [
-            LogEntry(
-                .presetDisagreement, geometrySeq: 5,
-                ["about": "reachedBottom", "yes": ["playground"], "no": ["customScrollView", "refreshableLegacy", "refreshable"]])
-        ])
+        #expect(
+            h.scroll(y: 1149.8).logs == [
+                LogEntry(
+                    .presetDisagreement, geometrySeq: 5,
+                    [
+                        "about": "reachedBottom", "yes": ["playground"],
+                        "no": ["customScrollView", "refreshableLegacy", "refreshable"],
+                    ])
+            ])
     }
 
     @Test func presetsDisagreeAboutARefreshFiring() {
@@ -51,15 +65,20 @@ struct CompareModeTests {
         #expect(
             h.scroll(y: -101, phase: .interacting) == [
                 Self.disagreement(
-                    "refresh", yes: [.refreshOffsetObservable], no: [.refreshableLegacy, .refreshable, .playground], seq: 1),
+                    "refresh", yes: [.refreshOffsetObservable], no: [.refreshableLegacy, .refreshable, .playground],
+                    seq: 1),
                 .send(.state(opened.with { $0.ack = 1 })),
             ])
         // On release the others fire; `refreshOffsetObservable` already did.
-        #expect(h.scroll(y: -101, phase: .idle).logs == [
-            LogEntry(
-                .presetDisagreement, geometrySeq: 2,
-                ["about": "refresh", "yes": ["refreshableLegacy", "refreshable", "playground"], "no": ["refreshOffsetObservable"]])
-        ])
+        #expect(
+            h.scroll(y: -101, phase: .idle).logs == [
+                LogEntry(
+                    .presetDisagreement, geometrySeq: 2,
+                    [
+                        "about": "refresh", "yes": ["refreshableLegacy", "refreshable", "playground"],
+                        "no": ["refreshOffsetObservable"],
+                    ])
+            ])
         #expect(h.session.refresh.operation == nil)
     }
 
@@ -68,22 +87,33 @@ struct CompareModeTests {
         var h = Harness(["preset": "customScrollView", "compare": true])
         // 80 px: past 68, not past 100, so `refreshOffsetObservable` does not fire.
         #expect(h.scroll(y: -80, phase: .interacting).names == [])
-        #expect(h.scroll(y: -80, phase: .idle).logs == [
-            LogEntry(
-                .presetDisagreement, geometrySeq: 2,
-                ["about": "refresh", "yes": ["refreshableLegacy", "refreshable", "playground"], "no": ["refreshOffsetObservable"]])
-        ])
+        #expect(
+            h.scroll(y: -80, phase: .idle).logs == [
+                LogEntry(
+                    .presetDisagreement, geometrySeq: 2,
+                    [
+                        "about": "refresh", "yes": ["refreshableLegacy", "refreshable", "playground"],
+                        "no": ["refreshOffsetObservable"],
+                    ])
+            ])
         // The other way round, under `refreshOffsetObservable` as the primary preset.
         var primary = Harness(["preset": "refreshOffsetObservable", "compare": true])
         primary.scroll(y: -80, phase: .interacting)
-        #expect(primary.scroll(y: -80, phase: .idle).logs.last?.data["yes"] == ["refreshableLegacy", "refreshable", "playground"])
+        #expect(
+            primary.scroll(y: -80, phase: .idle).logs.last?.data["yes"] == [
+                "refreshableLegacy", "refreshable", "playground",
+            ])
         // An explicit threshold applies to all of them.
         var explicit = Harness(["preset": "customScrollView", "compare": true, "pullThreshold": 75])
-        #expect(explicit.scroll(y: -80, phase: .interacting).logs == [
-            LogEntry(
-                .presetDisagreement, geometrySeq: 1,
-                ["about": "refresh", "yes": ["refreshOffsetObservable"], "no": ["refreshableLegacy", "refreshable", "playground"]])
-        ])
+        #expect(
+            explicit.scroll(y: -80, phase: .interacting).logs == [
+                LogEntry(
+                    .presetDisagreement, geometrySeq: 1,
+                    [
+                        "about": "refresh", "yes": ["refreshOffsetObservable"],
+                        "no": ["refreshableLegacy", "refreshable", "playground"],
+                    ])
+            ])
     }
 
     @Test func withoutCompareNothingIsLogged() {

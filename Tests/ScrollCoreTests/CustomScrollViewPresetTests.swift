@@ -11,10 +11,13 @@ struct CustomScrollViewPresetTests {
         #expect(h.scroll(y: 1250) == [.send(.state(loading.with { $0.ack = 2 }))])
         #expect(h.advance(by: 600).names == [.loadMoreFinished])
         #expect(h.scroll(y: 1000, content: 3000).names == [.leftBottom])
-        #expect(h.scroll(y: 2200, content: 3000).logs == [
-            LogEntry(.reachedBottom, geometrySeq: 4, ["distanceToBottom": 0]),
-            LogEntry(.loadMoreStarted, geometrySeq: 4, ["page": 3, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 0]),
-        ])
+        #expect(
+            h.scroll(y: 2200, content: 3000).logs == [
+                LogEntry(.reachedBottom, geometrySeq: 4, ["distanceToBottom": 0]),
+                LogEntry(
+                    .loadMoreStarted, geometrySeq: 4,
+                    ["page": 3, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 0]),
+            ])
     }
 
     @Test func hasNoPullToRefresh() {

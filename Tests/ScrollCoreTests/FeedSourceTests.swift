@@ -56,19 +56,27 @@ struct FeedSourceTests {
     }
 
     @Test func parsesAListKeepingExtraFields() throws {
-        let source = try parse(#"""
+        let source = try parse(
+            #"""
             [{"id":"a","title":"First","subtitle":"sub","height":80,"tags":["x"],"author":{"name":"Ann"}},
              {"id":7,"title":"Second","subtitle":null},
              {"id":"c","title":"Third","height":null}]
-            """#).get()
+            """#
+        ).get()
         #expect(
-            source == .list([
-                FeedItem(id: "a", title: "First", subtitle: "sub", height: 80, extra: ["tags": ["x"], "author": ["name": "Ann"]]),
-                FeedItem(id: "7", title: "Second"),
-                FeedItem(id: "c", title: "Third"),
-            ]))
+            source
+                == .list([
+                    FeedItem(
+                        id: "a", title: "First", subtitle: "sub", height: 80,
+                        extra: ["tags": ["x"], "author": ["name": "Ann"]]),
+                    FeedItem(id: "7", title: "Second"),
+                    FeedItem(id: "c", title: "Third"),
+                ]))
         guard case .list(let items) = source else { return }
-        #expect(items[0].json == ["id": "a", "title": "First", "subtitle": "sub", "height": 80, "tags": ["x"], "author": ["name": "Ann"]])
+        #expect(
+            items[0].json == [
+                "id": "a", "title": "First", "subtitle": "sub", "height": 80, "tags": ["x"], "author": ["name": "Ann"],
+            ])
     }
 
     @Test(arguments: [
@@ -100,7 +108,11 @@ struct FeedSourceTests {
         h.advance(by: 600)
         h.send(.loadMoreRequested)
         let last = h.advance(by: 600).itemsMessages
-        #expect(last == [ItemsMessage(op: .append, rev: 3, items: [FeedItem(id: "e7", title: "Entry 7")], total: 7, hasMore: false)])
+        #expect(
+            last == [
+                ItemsMessage(
+                    op: .append, rev: 3, items: [FeedItem(id: "e7", title: "Entry 7")], total: 7, hasMore: false)
+            ])
         h.send(.loadMoreRequested)
         #expect(h.loggedNames.last == .feedExhausted)
         // maxItems caps a list as well.

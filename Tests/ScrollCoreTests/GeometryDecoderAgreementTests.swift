@@ -25,7 +25,8 @@ struct GeometryDecoderAgreementTests {
             case 4: return sign + ["0", "0.0", "0e-5", "0.5", "0.25"][below(5)]
             default:
                 // Many digits: beyond the fast path of 15.
-                return sign + "\(1 + below(9))\(random.next() % 1_000_000_000_000)." + String(random.next() % 10_000_000_000)
+                return sign + "\(1 + below(9))\(random.next() % 1_000_000_000_000)."
+                    + String(random.next() % 10_000_000_000)
             }
         }
 
@@ -33,7 +34,8 @@ struct GeometryDecoderAgreementTests {
             var members = members
             members.shuffle(using: &random)
             let space = [" ", "", "\n ", "\t"][below(4)]
-            return "{" + members.map { "\(space)\"\($0.0)\"\(space):\(space)\($0.1)" }.joined(separator: ",") + space + "}"
+            return "{" + members.map { "\(space)\"\($0.0)\"\(space):\(space)\($0.1)" }.joined(separator: ",") + space
+                + "}"
         }
 
         mutating func message() -> String {
@@ -43,14 +45,18 @@ struct GeometryDecoderAgreementTests {
                 ("t", number(nonNegative: true)),
                 ("contentOffset", object([("x", number()), ("y", number())])),
                 ("contentSize", object([("width", number(nonNegative: true)), ("height", number(nonNegative: true))])),
-                ("containerSize", object([("width", number(nonNegative: true)), ("height", number(nonNegative: true))])),
+                (
+                    "containerSize",
+                    object([("width", number(nonNegative: true)), ("height", number(nonNegative: true))])
+                ),
                 ("phase", "\"\(ScrollPhase.allCases[below(5)].rawValue)\""),
             ]
             if chance(70) {
-                members.append((
-                    "contentInsets",
-                    object([("top", number()), ("leading", number()), ("bottom", number()), ("trailing", number())])
-                ))
+                members.append(
+                    (
+                        "contentInsets",
+                        object([("top", number()), ("leading", number()), ("bottom", number()), ("trailing", number())])
+                    ))
             }
             if chance(30) { members.append(("velocity", object([("y", number())]))) }
             if chance(20) { members.append(("note", #""esc \" \\ \u00e9 \ud83d\ude00""#)) }
@@ -62,7 +68,9 @@ struct GeometryDecoderAgreementTests {
         /// phase, or text that is not JSON.
         mutating func brokenMessage() -> String {
             let valid = message()
-            let required = ["\"seq\"", "\"t\"", "\"contentOffset\"", "\"contentSize\"", "\"containerSize\"", "\"phase\""]
+            let required = [
+                "\"seq\"", "\"t\"", "\"contentOffset\"", "\"contentSize\"", "\"containerSize\"", "\"phase\"",
+            ]
             switch below(4) {
             case 0: return valid.replacingOccurrences(of: required[below(6)], with: "\"renamed\"")
             case 1:
@@ -93,8 +101,10 @@ struct GeometryDecoderAgreementTests {
     static func bits(_ report: GeometryReport) -> [UInt64] {
         let g = report.geometry
         return [
-            report.t, g.contentOffset.x, g.contentOffset.y, g.contentSize.width, g.contentSize.height, g.containerSize.width,
-            g.containerSize.height, g.contentInsets.top, g.contentInsets.leading, g.contentInsets.bottom, g.contentInsets.trailing,
+            report.t, g.contentOffset.x, g.contentOffset.y, g.contentSize.width, g.contentSize.height,
+            g.containerSize.width,
+            g.containerSize.height, g.contentInsets.top, g.contentInsets.leading, g.contentInsets.bottom,
+            g.contentInsets.trailing,
         ].map(\.bitPattern)
     }
 

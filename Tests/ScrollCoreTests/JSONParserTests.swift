@@ -53,7 +53,8 @@ struct JSONParserTests {
     }
 
     @Test(arguments: [
-        #""\ud83d""#, #""\ud83dx""#, #""\ud83d\n""#, #""\ud83d\u0041""#, #""\ud83d\ud83d""#, #""\ude00""#, #""\udfff\ud83d""#,
+        #""\ud83d""#, #""\ud83dx""#, #""\ud83d\n""#, #""\ud83d\u0041""#, #""\ud83d\ud83d""#, #""\ude00""#,
+        #""\udfff\ud83d""#,
     ])
     func unpairedSurrogatesAreRefused(text: String) {
         #expect(failure(text)?.reason == "unpaired surrogate")
@@ -72,8 +73,8 @@ struct JSONParserTests {
         #expect(try parse("2.5e+1") == .number(25))
         #expect(try parse("25e-2") == .number(0.25))
         #expect(try parse("-1.5E-3") == .number(-0.0015))
-        #expect(try parse("9007199254740993") == .number(9007199254740992))
-        #expect(try parse("12345678901234567890123") == .number(12345678901234567741440), "the nearest double")
+        #expect(try parse("9007199254740993") == .number(9_007_199_254_740_992))
+        #expect(try parse("12345678901234567890123") == .number(12_345_678_901_234_567_741_440), "the nearest double")
         #expect(try parse("3.14159265358979323846") == .number(3.141592653589793))
         #expect(try parse("0.0000000000000000000000001") == .number(1e-25))
         #expect(try parse("1.7976931348623157e308") == .number(.greatestFiniteMagnitude))
@@ -105,44 +106,45 @@ struct JSONParserTests {
         }
     }
 
-    @Test(arguments: [
-        ("", "unexpected end of input", 0),
-        ("   ", "unexpected end of input", 3),
-        ("[1,]", "unexpected character", 3),
-        (#"{"a":1,}"#, "expected a member name", 7),
-        ("{1:2}", "expected a member name", 1),
-        (#"{"a" 1}"#, "expected ':'", 5),
-        ("[1 2]", "expected ',' or ']'", 3),
-        (#"{"a":1 "b":2}"#, "expected ',' or '}'", 7),
-        ("[1", "expected ',' or ']'", 2),
-        ("01", "unexpected data after the value", 1),
-        ("1 2", "unexpected data after the value", 2),
-        ("1.", "invalid number", 2),
-        (".5", "unexpected character", 0),
-        ("+1", "unexpected character", 0),
-        ("-", "invalid number", 1),
-        ("-a", "invalid number", 1),
-        ("1e", "invalid number", 2),
-        ("1e+", "invalid number", 3),
-        ("1e400", "number out of range", 0),
-        ("-1e400", "number out of range", 0),
-        ("NaN", "unexpected character", 0),
-        ("Infinity", "unexpected character", 0),
-        ("tru", "truncated literal", 0),
-        ("trux", "invalid literal", 0),
-        ("nul", "truncated literal", 0),
-        ("falsy", "invalid literal", 0),
-        (#""abc"#, "unterminated string", 4),
-        (#""a\"#, "unterminated escape", 3),
-        (#""ab\"#, "unterminated escape", 4),
-        (#""\x""#, "invalid escape", 3),
-        (#""\u12""#, "truncated \\u escape", 3),
-        (#""\u12"#, "truncated \\u escape", 3),
-        (#""\u12zz""#, "invalid \\u escape", 5),
-        (#""\uZZZZ""#, "invalid \\u escape", 3),
-        ("\"a\u{01}b\"", "control character in string", 2),
-        ("\"a\\n\u{1F}\"", "control character in string", 5),
-    ] as [(String, String, Int)])
+    @Test(
+        arguments: [
+            ("", "unexpected end of input", 0),
+            ("   ", "unexpected end of input", 3),
+            ("[1,]", "unexpected character", 3),
+            (#"{"a":1,}"#, "expected a member name", 7),
+            ("{1:2}", "expected a member name", 1),
+            (#"{"a" 1}"#, "expected ':'", 5),
+            ("[1 2]", "expected ',' or ']'", 3),
+            (#"{"a":1 "b":2}"#, "expected ',' or '}'", 7),
+            ("[1", "expected ',' or ']'", 2),
+            ("01", "unexpected data after the value", 1),
+            ("1 2", "unexpected data after the value", 2),
+            ("1.", "invalid number", 2),
+            (".5", "unexpected character", 0),
+            ("+1", "unexpected character", 0),
+            ("-", "invalid number", 1),
+            ("-a", "invalid number", 1),
+            ("1e", "invalid number", 2),
+            ("1e+", "invalid number", 3),
+            ("1e400", "number out of range", 0),
+            ("-1e400", "number out of range", 0),
+            ("NaN", "unexpected character", 0),
+            ("Infinity", "unexpected character", 0),
+            ("tru", "truncated literal", 0),
+            ("trux", "invalid literal", 0),
+            ("nul", "truncated literal", 0),
+            ("falsy", "invalid literal", 0),
+            (#""abc"#, "unterminated string", 4),
+            (#""a\"#, "unterminated escape", 3),
+            (#""ab\"#, "unterminated escape", 4),
+            (#""\x""#, "invalid escape", 3),
+            (#""\u12""#, "truncated \\u escape", 3),
+            (#""\u12"#, "truncated \\u escape", 3),
+            (#""\u12zz""#, "invalid \\u escape", 5),
+            (#""\uZZZZ""#, "invalid \\u escape", 3),
+            ("\"a\u{01}b\"", "control character in string", 2),
+            ("\"a\\n\u{1F}\"", "control character in string", 5),
+        ] as [(String, String, Int)])
     func invalidInputNamesTheProblemAndTheOffset(text: String, reason: String, offset: Int) {
         #expect(failure(text) == JSONParseError(reason: reason, offset: offset))
     }

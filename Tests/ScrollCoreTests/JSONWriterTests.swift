@@ -45,12 +45,13 @@ struct JSONWriterTests {
         #expect(text { $0.string("/é😀\u{7F}\u{2028}") } == "\"/é😀\u{7F}\u{2028}\"")
         // Names known only at run time are escaped too (literal names are written as they are).
         let name = "we\"ird"
-        #expect(text { w in
-            w.beginObject()
-            w.key(name)
-            w.number(1)
-            w.endObject()
-        } == #"{"we\"ird":1}"#)
+        #expect(
+            text { w in
+                w.beginObject()
+                w.key(name)
+                w.number(1)
+                w.endObject()
+            } == #"{"we\"ird":1}"#)
     }
 
     @Test func writesNumbers() {
@@ -76,7 +77,8 @@ struct JSONWriterTests {
     @Test func numbersRoundTrip() throws {
         var generator = SeededGenerator(seed: 5)
         var values: [Double] = [
-            1e15, -1e15, 1e21, 1.5e300, .leastNonzeroMagnitude, 1e-7, .greatestFiniteMagnitude, 0.30000000000000004, 123456.789, -0.001,
+            1e15, -1e15, 1e21, 1.5e300, .leastNonzeroMagnitude, 1e-7, .greatestFiniteMagnitude, 0.30000000000000004,
+            123456.789, -0.001,
         ]
         for _ in 0..<2000 {
             values.append(Double(bitPattern: generator.next()))
@@ -98,7 +100,8 @@ struct JSONWriterTests {
 
     @Test func valuesRoundTripThroughTheParser() throws {
         let value: JSONValue = [
-            "text": "quote \" backslash \\ newline \n control \u{1} emoji 😀", "n": -0.5, "big": 1e300, "list": [[], [:], nil],
+            "text": "quote \" backslash \\ newline \n control \u{1} emoji 😀", "n": -0.5, "big": 1e300,
+            "list": [[], [:], nil],
         ]
         #expect(try JSONParser.parse(value.jsonBytes) == value)
     }

@@ -11,25 +11,29 @@ struct LatencyAndFailureTests {
         #expect(
             h.advance(by: 600) == [
                 .log(LogEntry(.loadMoreFailed, ["page": 2, "reason": "simulated failure"])),
-                .send(.state(loading.with {
-                    $0.loadingNextPage = false
-                    $0.indicator.bottomVisible = false
-                })),
+                .send(
+                    .state(
+                        loading.with {
+                            $0.loadingNextPage = false
+                            $0.indicator.bottomVisible = false
+                        })),
             ])
         #expect(h.session.items == syntheticItems(0..<30))
         #expect(h.session.rev == 1)
         #expect(h.session.cursor == 30)
         // A later trigger retries the same page (and fails again at rate 1).
-        #expect(h.send(.loadMoreRequested).logs == [
-            LogEntry(.loadMoreStarted, ["page": 2, "trigger": "manual", "latencyMs": 600, "distanceToBottom": 50])
-        ])
+        #expect(
+            h.send(.loadMoreRequested).logs == [
+                LogEntry(.loadMoreStarted, ["page": 2, "trigger": "manual", "latencyMs": 600, "distanceToBottom": 50])
+            ])
         #expect(h.advance(by: 600).names == [.loadMoreFailed])
         // With failures off, the retry lands page 2.
         h.send(.configReceived(["failureRate": 0]))
         h.send(.loadMoreRequested)
-        #expect(h.advance(by: 600).itemsMessages == [
-            ItemsMessage(op: .append, rev: 2, items: syntheticItems(30..<50), total: 50, hasMore: true)
-        ])
+        #expect(
+            h.advance(by: 600).itemsMessages == [
+                ItemsMessage(op: .append, rev: 2, items: syntheticItems(30..<50), total: 50, hasMore: true)
+            ])
     }
 
     @Test func failedRefreshLeavesTheItems() {
@@ -39,10 +43,12 @@ struct LatencyAndFailureTests {
         #expect(
             h.advance(by: 1200) == [
                 .log(LogEntry(.refreshFailed, ["reason": "simulated failure"])),
-                .send(.state(refreshing.with {
-                    $0.refreshing = false
-                    $0.indicator = pullIndicator(progress: 0)
-                })),
+                .send(
+                    .state(
+                        refreshing.with {
+                            $0.refreshing = false
+                            $0.indicator = pullIndicator(progress: 0)
+                        })),
             ])
         #expect(h.session.items == syntheticItems(0..<30))
         #expect(h.session.refresh.operation == nil)

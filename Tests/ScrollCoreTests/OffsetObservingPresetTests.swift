@@ -11,10 +11,12 @@ struct OffsetObservingPresetTests {
         #expect(
             h.scroll(y: 250, x: 10) == [
                 .log(LogEntry(.offsetChanged, geometrySeq: 1, ["origin": ["x": -10, "y": -250]])),
-                .send(.state(opened.with {
-                    $0.ack = 1
-                    $0.origin = ScrollPoint(x: -10, y: -250)
-                })),
+                .send(
+                    .state(
+                        opened.with {
+                            $0.ack = 1
+                            $0.origin = ScrollPoint(x: -10, y: -250)
+                        })),
             ])
         h.advance(by: 100)
         // Pulled past the top: the origin is below zero's other side.
@@ -62,10 +64,12 @@ struct OffsetObservingPresetTests {
         #expect(
             h.scroll(y: 20) == [
                 .schedule(.originFlush, afterMilliseconds: 70),
-                .send(.state(logged.with {
-                    $0.ack = 2
-                    $0.origin = ScrollPoint(x: 0, y: -20)
-                })),
+                .send(
+                    .state(
+                        logged.with {
+                            $0.ack = 2
+                            $0.origin = ScrollPoint(x: 0, y: -20)
+                        })),
             ])
         h.advance(by: 30)
         // Only one flush is scheduled however many frames arrive meanwhile.

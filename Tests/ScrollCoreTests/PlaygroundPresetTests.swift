@@ -11,15 +11,19 @@ struct PlaygroundPresetTests {
         #expect(
             h.scroll(y: 0, content: 250) == [
                 .log(LogEntry(.reachedBottom, geometrySeq: 1, ["distanceToBottom": -550])),
-                .log(LogEntry(
-                    .loadMoreStarted, geometrySeq: 1, ["page": 2, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": -550])),
+                .log(
+                    LogEntry(
+                        .loadMoreStarted, geometrySeq: 1,
+                        ["page": 2, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": -550])),
                 .schedule(.pageLoad(1), afterMilliseconds: 600),
-                .send(.state(opened.with {
-                    $0.ack = 1
-                    $0.reachedBottom = true
-                    $0.loadingNextPage = true
-                    $0.indicator.bottomVisible = true
-                })),
+                .send(
+                    .state(
+                        opened.with {
+                            $0.ack = 1
+                            $0.reachedBottom = true
+                            $0.loadingNextPage = true
+                            $0.indicator.bottomVisible = true
+                        })),
             ])
         #expect(h.advance(by: 600).names == [.loadMoreFinished])
         // A frame from before the page rendered the new items changes nothing.
@@ -28,14 +32,18 @@ struct PlaygroundPresetTests {
         // The first geometry with the new content size, still short: re-armed, page 3 loads.
         #expect(
             h.scroll(y: 0, content: 500) == [
-                .log(LogEntry(
-                    .loadMoreStarted, geometrySeq: 3, ["page": 3, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": -300])),
+                .log(
+                    LogEntry(
+                        .loadMoreStarted, geometrySeq: 3,
+                        ["page": 3, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": -300])),
                 .schedule(.pageLoad(2), afterMilliseconds: 600),
-                .send(.state(landed.with {
-                    $0.ack = 3
-                    $0.loadingNextPage = true
-                    $0.indicator.bottomVisible = true
-                })),
+                .send(
+                    .state(
+                        landed.with {
+                            $0.ack = 3
+                            $0.loadingNextPage = true
+                            $0.indicator.bottomVisible = true
+                        })),
             ])
         #expect(
             h.advance(by: 600).itemsMessages == [
@@ -66,10 +74,12 @@ struct PlaygroundPresetTests {
         #expect(
             h.scroll(y: 0, content: 1000) == [
                 .log(LogEntry(.leftBottom, geometrySeq: 4, ["distanceToBottom": 200])),
-                .send(.state(filled.with {
-                    $0.ack = 4
-                    $0.reachedBottom = false
-                })),
+                .send(
+                    .state(
+                        filled.with {
+                            $0.ack = 4
+                            $0.reachedBottom = false
+                        })),
             ])
         #expect(h.scroll(y: 0, content: 1000).names == [])
         #expect(h.session.items.count == 20)
@@ -82,9 +92,12 @@ struct PlaygroundPresetTests {
         h.scroll(y: 1150)
         h.advance(by: 600)
         // The new items were measured but the user has scrolled with them and is still 30 px from the end.
-        #expect(h.scroll(y: 2170, content: 3000).logs == [
-            LogEntry(.loadMoreStarted, geometrySeq: 2, ["page": 3, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 30])
-        ])
+        #expect(
+            h.scroll(y: 2170, content: 3000).logs == [
+                LogEntry(
+                    .loadMoreStarted, geometrySeq: 2,
+                    ["page": 3, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 30])
+            ])
     }
 
     @Test func noLoadWhileRefreshingAndTheBottomReArmsAfterwards() {
@@ -95,12 +108,17 @@ struct PlaygroundPresetTests {
             h.scroll(y: 1150) == [
                 .log(LogEntry(.reachedBottom, geometrySeq: 1, ["distanceToBottom": 50])),
                 .log(LogEntry(.loadMoreSuppressed, geometrySeq: 1, ["trigger": "bottom", "reason": "refreshing"])),
-                .send(.state(refreshing.with {
-                    $0.ack = 1
-                    $0.reachedBottom = true
-                })),
+                .send(
+                    .state(
+                        refreshing.with {
+                            $0.ack = 1
+                            $0.reachedBottom = true
+                        })),
             ])
-        #expect(h.send(.loadMoreRequested).logs == [LogEntry(.loadMoreSuppressed, ["trigger": "manual", "reason": "refreshing"])])
+        #expect(
+            h.send(.loadMoreRequested).logs == [
+                LogEntry(.loadMoreSuppressed, ["trigger": "manual", "reason": "refreshing"])
+            ])
         #expect(h.advance(by: 1200).names == [.refreshFinished])
         // The prepended items changed the content size; the user is still at the end of it.
         #expect(h.scroll(y: 1400, content: 2250).names == [.loadMoreStarted])
@@ -117,17 +135,21 @@ struct PlaygroundPresetTests {
         // At the vertical end but far from the horizontal one: nothing.
         #expect(h.geometry(geometry(x: 0, y: 0)).names == [])
         #expect(h.geometry(geometry(x: 1149)).names == [])
-        #expect(h.geometry(geometry(x: 1150)).logs == [
-            LogEntry(.reachedBottom, geometrySeq: 3, ["distanceToBottom": 50]),
-            LogEntry(.loadMoreStarted, geometrySeq: 3, ["page": 2, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 50]),
-        ])
+        #expect(
+            h.geometry(geometry(x: 1150)).logs == [
+                LogEntry(.reachedBottom, geometrySeq: 3, ["distanceToBottom": 50]),
+                LogEntry(
+                    .loadMoreStarted, geometrySeq: 3,
+                    ["page": 2, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 50]),
+            ])
         h.advance(by: 600)
         // The pull is on x too, leading inset counted: x = -90 with a 20 px inset is a 70 px pull.
-        #expect(h.geometry(geometry(x: -90, leading: 20), phase: .interacting).logs == [
-            LogEntry(.leftBottom, geometrySeq: 4, ["distanceToBottom": 1290]),
-            LogEntry(.pullStarted, geometrySeq: 4, ["distance": 70]),
-            LogEntry(.refreshEligible, geometrySeq: 4, ["distance": 70, "threshold": 68]),
-        ])
+        #expect(
+            h.geometry(geometry(x: -90, leading: 20), phase: .interacting).logs == [
+                LogEntry(.leftBottom, geometrySeq: 4, ["distanceToBottom": 1290]),
+                LogEntry(.pullStarted, geometrySeq: 4, ["distance": 70]),
+                LogEntry(.refreshEligible, geometrySeq: 4, ["distance": 70, "threshold": 68]),
+            ])
         #expect(h.geometry(geometry(x: -90, leading: 20), phase: .idle).names == [.refreshStarted])
     }
 }

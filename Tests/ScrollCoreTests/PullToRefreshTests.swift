@@ -23,20 +23,24 @@ struct PullToRefreshTests {
         #expect(
             h.scroll(y: -34, phase: .interacting) == [
                 .log(LogEntry(.pullStarted, geometrySeq: 1, ["distance": 34])),
-                .send(.state(opened.with {
-                    $0.ack = 1
-                    $0.pull = PullState(distance: 34, progress: 0.5, eligible: false)
-                    $0.indicator = pullIndicator(progress: 0.5)
-                })),
+                .send(
+                    .state(
+                        opened.with {
+                            $0.ack = 1
+                            $0.pull = PullState(distance: 34, progress: 0.5, eligible: false)
+                            $0.indicator = pullIndicator(progress: 0.5)
+                        })),
             ])
         #expect(
             h.scroll(y: -68, phase: .interacting) == [
                 .log(LogEntry(.refreshEligible, geometrySeq: 2, ["distance": 68, "threshold": 68])),
-                .send(.state(opened.with {
-                    $0.ack = 2
-                    $0.pull = PullState(distance: 68, progress: 1, eligible: true)
-                    $0.indicator = pullIndicator(progress: 1)
-                })),
+                .send(
+                    .state(
+                        opened.with {
+                            $0.ack = 2
+                            $0.pull = PullState(distance: 68, progress: 1, eligible: true)
+                            $0.indicator = pullIndicator(progress: 1)
+                        })),
             ])
     }
 
@@ -64,12 +68,15 @@ struct PullToRefreshTests {
         let armed = h.lastState
         #expect(
             h.scroll(y: -80, phase: .idle) == [
-                .log(LogEntry(.refreshStarted, geometrySeq: 2, ["trigger": "pull", "latencyMs": 1200, "distance": 80])),
+                .log(
+                    LogEntry(.refreshStarted, geometrySeq: 2, ["trigger": "pull", "latencyMs": 1200, "distance": 80])),
                 .schedule(.refresh(1), afterMilliseconds: 1200),
-                .send(.state(armed.with {
-                    $0.ack = 2
-                    $0.refreshing = true
-                })),
+                .send(
+                    .state(
+                        armed.with {
+                            $0.ack = 2
+                            $0.refreshing = true
+                        })),
             ])
         // The indicator stays until the refresh completes, wherever the content goes meanwhile.
         let refreshing = h.lastState
@@ -80,13 +87,15 @@ struct PullToRefreshTests {
             h.advance(by: 1) == [
                 .send(.items(ItemsMessage(op: .prepend, rev: 2, items: fresh, total: 35, hasMore: true))),
                 .log(LogEntry(.refreshFinished, ["added": 5, "total": 35])),
-                .send(.state(refreshing.with {
-                    $0.ack = 3
-                    $0.refreshing = false
-                    $0.pull = PullState()
-                    $0.indicator = pullIndicator(progress: 0)
-                    $0.itemCount = 35
-                })),
+                .send(
+                    .state(
+                        refreshing.with {
+                            $0.ack = 3
+                            $0.refreshing = false
+                            $0.pull = PullState()
+                            $0.indicator = pullIndicator(progress: 0)
+                            $0.itemCount = 35
+                        })),
             ])
     }
 
@@ -118,11 +127,13 @@ struct PullToRefreshTests {
         let armed = h.lastState
         #expect(
             h.scroll(y: -54, phase: .interacting) == [
-                .send(.state(armed.with {
-                    $0.ack = 3
-                    $0.pull = PullState(distance: 54, progress: 54.0 / 68, eligible: false)
-                    $0.indicator = pullIndicator(progress: 54.0 / 68)
-                }))
+                .send(
+                    .state(
+                        armed.with {
+                            $0.ack = 3
+                            $0.pull = PullState(distance: 54, progress: 54.0 / 68, eligible: false)
+                            $0.indicator = pullIndicator(progress: 54.0 / 68)
+                        }))
             ])
         #expect(h.scroll(y: -54, phase: .idle).names == [])
         #expect(h.session.refresh.operation == nil)
@@ -155,16 +166,19 @@ struct PullToRefreshTests {
         let armed = h.lastState
         #expect(
             h.scroll(y: -80, content: 500, phase: .idle) == [
-                .log(LogEntry(.refreshStarted, geometrySeq: 3, ["trigger": "pull", "latencyMs": 1200, "distance": 80])),
+                .log(
+                    LogEntry(.refreshStarted, geometrySeq: 3, ["trigger": "pull", "latencyMs": 1200, "distance": 80])),
                 .schedule(.refresh(2), afterMilliseconds: 1200),
                 .cancel(.pageLoad(1)),
                 .log(LogEntry(.loadMoreCancelled, ["page": 2, "reason": "refreshStarted"])),
-                .send(.state(armed.with {
-                    $0.ack = 3
-                    $0.refreshing = true
-                    $0.loadingNextPage = false
-                    $0.indicator.bottomVisible = false
-                })),
+                .send(
+                    .state(
+                        armed.with {
+                            $0.ack = 3
+                            $0.refreshing = true
+                            $0.loadingNextPage = false
+                            $0.indicator.bottomVisible = false
+                        })),
             ])
         // The cancelled load's timer, should it still fire, is discarded.
         let refreshing = h.lastState

@@ -19,15 +19,18 @@ struct RefreshOffsetObservablePresetTests {
             h.scroll(y: -101, phase: .interacting) == [
                 .log(LogEntry(.pullStarted, geometrySeq: 1, ["distance": 101])),
                 .log(LogEntry(.refreshEligible, geometrySeq: 1, ["distance": 101, "threshold": 100])),
-                .log(LogEntry(.refreshStarted, geometrySeq: 1, ["trigger": "pull", "latencyMs": 1200, "distance": 101])),
+                .log(
+                    LogEntry(.refreshStarted, geometrySeq: 1, ["trigger": "pull", "latencyMs": 1200, "distance": 101])),
                 .schedule(.refresh(1), afterMilliseconds: 1200),
                 .schedule(.refreshHold, afterMilliseconds: 2000),
-                .send(.state(opened.with {
-                    $0.ack = 1
-                    $0.pull = PullState(distance: 101, progress: 1, eligible: true)
-                    $0.refreshing = true
-                    $0.indicator = Self.indicator(y: -101)
-                })),
+                .send(
+                    .state(
+                        opened.with {
+                            $0.ack = 1
+                            $0.pull = PullState(distance: 101, progress: 1, eligible: true)
+                            $0.refreshing = true
+                            $0.indicator = Self.indicator(y: -101)
+                        })),
             ])
     }
 
@@ -38,11 +41,13 @@ struct RefreshOffsetObservablePresetTests {
         #expect(
             h.scroll(y: y, phase: .interacting) == [
                 .log(LogEntry(.pullStarted, geometrySeq: 1, ["distance": .number(-y)])),
-                .send(.state(opened.with {
-                    $0.ack = 1
-                    $0.pull = PullState(distance: -y, progress: -y / 100, eligible: false)
-                    $0.indicator = Self.indicator(y: y)
-                })),
+                .send(
+                    .state(
+                        opened.with {
+                            $0.ack = 1
+                            $0.pull = PullState(distance: -y, progress: -y / 100, eligible: false)
+                            $0.indicator = Self.indicator(y: y)
+                        })),
             ])
         #expect(h.session.refresh.operation == nil)
     }
@@ -60,10 +65,12 @@ struct RefreshOffsetObservablePresetTests {
         #expect(h.advance(by: 1999) == [])
         #expect(
             h.advance(by: 1) == [
-                .send(.state(refreshing.with {
-                    $0.refreshing = false
-                    $0.pull = PullState()
-                }))
+                .send(
+                    .state(
+                        refreshing.with {
+                            $0.refreshing = false
+                            $0.pull = PullState()
+                        }))
             ])
         #expect(h.session.refresh.operation != nil, "the refresh itself is still running")
         let held = h.lastState
@@ -104,11 +111,13 @@ struct RefreshOffsetObservablePresetTests {
             h.scroll(y: 0, phase: .idle) == [
                 .send(.command(name: "scrollToTop")),
                 .log(LogEntry(.scrollToTop, geometrySeq: 3)),
-                .send(.state(pulled.with {
-                    $0.ack = 3
-                    $0.pull = PullState()
-                    $0.indicator = Self.indicator(y: 0)
-                })),
+                .send(
+                    .state(
+                        pulled.with {
+                            $0.ack = 3
+                            $0.pull = PullState()
+                            $0.indicator = Self.indicator(y: 0)
+                        })),
             ])
         // Close to but not exactly (0, 0): nothing.
         #expect(h.scroll(y: 0.5).names == [])

@@ -11,7 +11,10 @@ struct RefreshableLegacyPresetTests {
         let loading = h.lastState
         #expect(
             h.scroll(y: 1150) == [
-                .log(LogEntry(.loadMoreSuppressed, geometrySeq: 2, ["trigger": "bottom", "reason": "loadInFlight", "page": 2])),
+                .log(
+                    LogEntry(
+                        .loadMoreSuppressed, geometrySeq: 2, ["trigger": "bottom", "reason": "loadInFlight", "page": 2])
+                ),
                 .send(.state(loading.with { $0.ack = 2 })),
             ])
         #expect(h.scroll(y: 1150) == [.send(.state(loading.with { $0.ack = 3 }))])
@@ -20,14 +23,18 @@ struct RefreshableLegacyPresetTests {
         let landed = h.lastState
         #expect(
             h.scroll(y: 1150) == [
-                .log(LogEntry(
-                    .loadMoreStarted, geometrySeq: 4, ["page": 3, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 50])),
+                .log(
+                    LogEntry(
+                        .loadMoreStarted, geometrySeq: 4,
+                        ["page": 3, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 50])),
                 .schedule(.pageLoad(2), afterMilliseconds: 600),
-                .send(.state(landed.with {
-                    $0.ack = 4
-                    $0.loadingNextPage = true
-                    $0.indicator.bottomVisible = true
-                })),
+                .send(
+                    .state(
+                        landed.with {
+                            $0.ack = 4
+                            $0.loadingNextPage = true
+                            $0.indicator.bottomVisible = true
+                        })),
             ])
     }
 
@@ -39,23 +46,28 @@ struct RefreshableLegacyPresetTests {
         #expect(
             h.scroll(y: -80, insets: insets, phase: .interacting) == [
                 .log(LogEntry(.pullStarted, geometrySeq: 1, ["distance": 80])),
-                .send(.state(opened.with {
-                    $0.ack = 1
-                    $0.pull = PullState(distance: 80, progress: 1, eligible: false)
-                    $0.indicator = pullIndicator(progress: 1)
-                })),
+                .send(
+                    .state(
+                        opened.with {
+                            $0.ack = 1
+                            $0.pull = PullState(distance: 80, progress: 1, eligible: false)
+                            $0.indicator = pullIndicator(progress: 1)
+                        })),
             ])
         let pulled = h.lastState
         #expect(
             h.scroll(y: -80, insets: insets, phase: .idle) == [
                 .log(LogEntry(.refreshEligible, geometrySeq: 2, ["distance": 80, "threshold": 68])),
-                .log(LogEntry(.refreshStarted, geometrySeq: 2, ["trigger": "pull", "latencyMs": 1200, "distance": 80])),
+                .log(
+                    LogEntry(.refreshStarted, geometrySeq: 2, ["trigger": "pull", "latencyMs": 1200, "distance": 80])),
                 .schedule(.refresh(1), afterMilliseconds: 1200),
-                .send(.state(pulled.with {
-                    $0.ack = 2
-                    $0.pull.eligible = true
-                    $0.refreshing = true
-                })),
+                .send(
+                    .state(
+                        pulled.with {
+                            $0.ack = 2
+                            $0.pull.eligible = true
+                            $0.refreshing = true
+                        })),
             ])
         // While refreshing the pull is frozen.
         let refreshing = h.lastState

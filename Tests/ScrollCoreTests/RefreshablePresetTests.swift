@@ -19,10 +19,12 @@ struct RefreshablePresetTests {
         #expect(
             h.scroll(y: 1000, content: 3000) == [
                 .log(LogEntry(.leftBottom, geometrySeq: 5, ["distanceToBottom": 1200])),
-                .send(.state(before.with {
-                    $0.ack = 5
-                    $0.reachedBottom = false
-                })),
+                .send(
+                    .state(
+                        before.with {
+                            $0.ack = 5
+                            $0.reachedBottom = false
+                        })),
             ])
         #expect(h.scroll(y: 2150, content: 3000).names == [.reachedBottom, .loadMoreStarted])
     }
@@ -36,11 +38,16 @@ struct RefreshablePresetTests {
         #expect(
             h.scroll(y: 1150) == [
                 .log(LogEntry(.reachedBottom, geometrySeq: 3, ["distanceToBottom": 50])),
-                .log(LogEntry(.loadMoreSuppressed, geometrySeq: 3, ["trigger": "bottom", "reason": "loadInFlight", "page": 2])),
-                .send(.state(away.with {
-                    $0.ack = 3
-                    $0.reachedBottom = true
-                })),
+                .log(
+                    LogEntry(
+                        .loadMoreSuppressed, geometrySeq: 3, ["trigger": "bottom", "reason": "loadInFlight", "page": 2])
+                ),
+                .send(
+                    .state(
+                        away.with {
+                            $0.ack = 3
+                            $0.reachedBottom = true
+                        })),
             ])
         h.scroll(y: 1000)
         // The suppression is logged once per load.
@@ -58,17 +65,20 @@ struct RefreshablePresetTests {
             h.scroll(y: 1150) == [
                 .log(LogEntry(.reachedBottom, geometrySeq: 1, ["distanceToBottom": 50])),
                 .log(LogEntry(.feedExhausted, geometrySeq: 1, ["total": 30])),
-                .send(.state(opened.with {
-                    $0.ack = 1
-                    $0.reachedBottom = true
-                })),
+                .send(
+                    .state(
+                        opened.with {
+                            $0.ack = 1
+                            $0.reachedBottom = true
+                        })),
             ])
         h.scroll(y: 900)
         #expect(h.scroll(y: 1150).names == [.reachedBottom])
         // A person's Load more is answered with why nothing happens; the bottom rule stays quiet.
-        #expect(h.send(.loadMoreRequested) == [
-            .log(LogEntry(.loadMoreIgnored, ["trigger": "manual", "reason": "feedExhausted", "total": 30]))
-        ])
+        #expect(
+            h.send(.loadMoreRequested) == [
+                .log(LogEntry(.loadMoreIgnored, ["trigger": "manual", "reason": "feedExhausted", "total": 30]))
+            ])
         #expect(h.timers.isEmpty)
         #expect(h.session.items.count == 30)
     }
@@ -81,23 +91,28 @@ struct RefreshablePresetTests {
         #expect(
             h.scroll(y: -100, insets: insets, phase: .interacting) == [
                 .log(LogEntry(.pullStarted, geometrySeq: 1, ["distance": 80])),
-                .send(.state(opened.with {
-                    $0.ack = 1
-                    $0.pull = PullState(distance: 80, progress: 1, eligible: false)
-                    $0.indicator = pullIndicator(progress: 1)
-                })),
+                .send(
+                    .state(
+                        opened.with {
+                            $0.ack = 1
+                            $0.pull = PullState(distance: 80, progress: 1, eligible: false)
+                            $0.indicator = pullIndicator(progress: 1)
+                        })),
             ])
         let pulled = h.lastState
         #expect(
             h.scroll(y: -100, insets: insets, phase: .idle) == [
                 .log(LogEntry(.refreshEligible, geometrySeq: 2, ["distance": 80, "threshold": 68])),
-                .log(LogEntry(.refreshStarted, geometrySeq: 2, ["trigger": "pull", "latencyMs": 1200, "distance": 80])),
+                .log(
+                    LogEntry(.refreshStarted, geometrySeq: 2, ["trigger": "pull", "latencyMs": 1200, "distance": 80])),
                 .schedule(.refresh(1), afterMilliseconds: 1200),
-                .send(.state(pulled.with {
-                    $0.ack = 2
-                    $0.pull.eligible = true
-                    $0.refreshing = true
-                })),
+                .send(
+                    .state(
+                        pulled.with {
+                            $0.ack = 2
+                            $0.pull.eligible = true
+                            $0.refreshing = true
+                        })),
             ])
         // When the refresh completes everything resets.
         let fresh = (1...5).map { FeedSource.refreshedItem($0, seed: 1) }
@@ -105,10 +120,12 @@ struct RefreshablePresetTests {
             h.advance(by: 1200) == [
                 .send(.items(ItemsMessage(op: .prepend, rev: 2, items: fresh, total: 35, hasMore: true))),
                 .log(LogEntry(.refreshFinished, ["added": 5, "total": 35])),
-                .send(.state(opened.with {
-                    $0.ack = 2
-                    $0.itemCount = 35
-                })),
+                .send(
+                    .state(
+                        opened.with {
+                            $0.ack = 2
+                            $0.itemCount = 35
+                        })),
             ])
     }
 

@@ -44,7 +44,8 @@ struct ScrollConfigTests {
     @Test func appliesEverySetting() throws {
         var config = ScrollConfig()
         try config.apply([
-            "preset": "customScrollView", "bottomThreshold": 12.5, "pullThreshold": 40, "initialCount": 0, "pageSize": 500,
+            "preset": "customScrollView", "bottomThreshold": 12.5, "pullThreshold": 40, "initialCount": 0,
+            "pageSize": 500,
             "refreshCount": 0, "maxItems": 0, "loadLatencyMs": 0, "refreshLatencyMs": 600_000, "jitterMs": 5,
             "failureRate": 1, "refreshHoldMs": 0, "axis": "horizontal", "seed": 9_007_199_254_740_991, "compare": true,
         ])
@@ -68,28 +69,29 @@ struct ScrollConfigTests {
     }
 
     /// A value outside its range is refused with an error that names the field and the range.
-    @Test(arguments: [
-        ("bottomThreshold", -1, "0…100000"),
-        ("bottomThreshold", 100_001, "0…100000"),
-        ("pullThreshold", -0.5, "0…100000"),
-        ("initialCount", 1001, "0…1000"),
-        ("initialCount", -1, "0…1000"),
-        ("pageSize", 0, "1…500"),
-        ("pageSize", 501, "1…500"),
-        ("refreshCount", 501, "0…500"),
-        ("maxItems", -1, "0…1000000"),
-        ("maxItems", 1_000_001, "0…1000000"),
-        ("maxItems", 1e20, "0…1000000"),
-        ("initialCount", -1e300, "0…1000"),
-        ("loadLatencyMs", -1, "0…600000"),
-        ("refreshLatencyMs", 600_001, "0…600000"),
-        ("jitterMs", -5, "0…600000"),
-        ("failureRate", 1.01, "0…1"),
-        ("failureRate", -0.1, "0…1"),
-        ("refreshHoldMs", 600_001, "0…600000"),
-        ("seed", -1, "0…9007199254740991"),
-        ("seed", 9_007_199_254_740_992, "0…9007199254740991"),
-    ] as [(String, Double, String)])
+    @Test(
+        arguments: [
+            ("bottomThreshold", -1, "0…100000"),
+            ("bottomThreshold", 100_001, "0…100000"),
+            ("pullThreshold", -0.5, "0…100000"),
+            ("initialCount", 1001, "0…1000"),
+            ("initialCount", -1, "0…1000"),
+            ("pageSize", 0, "1…500"),
+            ("pageSize", 501, "1…500"),
+            ("refreshCount", 501, "0…500"),
+            ("maxItems", -1, "0…1000000"),
+            ("maxItems", 1_000_001, "0…1000000"),
+            ("maxItems", 1e20, "0…1000000"),
+            ("initialCount", -1e300, "0…1000"),
+            ("loadLatencyMs", -1, "0…600000"),
+            ("refreshLatencyMs", 600_001, "0…600000"),
+            ("jitterMs", -5, "0…600000"),
+            ("failureRate", 1.01, "0…1"),
+            ("failureRate", -0.1, "0…1"),
+            ("refreshHoldMs", 600_001, "0…600000"),
+            ("seed", -1, "0…9007199254740991"),
+            ("seed", 9_007_199_254_740_992, "0…9007199254740991"),
+        ] as [(String, Double, String)])
     func rangeErrorNamesTheField(field: String, value: Double, range: String) {
         let error = error([field: .number(value)])
         #expect(error == .outOfRange(field: field, range: range))
@@ -97,16 +99,17 @@ struct ScrollConfigTests {
         #expect(error?.description == "\(field) must be in \(range)")
     }
 
-    @Test(arguments: [
-        ("pageSize", 2.5, "an integer"),
-        ("maxItems", "ten", "an integer"),
-        ("seed", true, "an integer"),
-        ("bottomThreshold", "50", "a number"),
-        ("failureRate", nil, "a number"),
-        ("preset", 3, "a string"),
-        ("axis", false, "a string"),
-        ("compare", "yes", "true or false"),
-    ] as [(String, JSONValue, String)])
+    @Test(
+        arguments: [
+            ("pageSize", 2.5, "an integer"),
+            ("maxItems", "ten", "an integer"),
+            ("seed", true, "an integer"),
+            ("bottomThreshold", "50", "a number"),
+            ("failureRate", nil, "a number"),
+            ("preset", 3, "a string"),
+            ("axis", false, "a string"),
+            ("compare", "yes", "true or false"),
+        ] as [(String, JSONValue, String)])
     func wrongTypeNamesTheField(field: String, value: JSONValue, expected: String) {
         let error = error([field: value])
         #expect(error == .wrongType(field: field, expected: expected))
@@ -116,7 +119,10 @@ struct ScrollConfigTests {
     @Test func unknownChoiceListsTheAcceptedNames() {
         let error = error(["preset": "fancy"])
         #expect(error == .unknownName(field: "preset", accepted: Preset.allCases.map(\.rawValue)))
-        #expect(error?.description == "preset must be one of customScrollView, offsetObserving, refreshableLegacy, refreshable, refreshOffsetObservable, playground")
+        #expect(
+            error?.description
+                == "preset must be one of customScrollView, offsetObserving, refreshableLegacy, refreshable, refreshOffsetObservable, playground"
+        )
         #expect(self.error(["axis": "diagonal"]) == .unknownName(field: "axis", accepted: ["vertical", "horizontal"]))
     }
 
@@ -155,10 +161,13 @@ struct ScrollConfigTests {
 
     /// §8: every §4 default is a kebab-case flag; JSON uses camelCase.
     @Test func everySettingHasItsFlagAndHelp() {
-        #expect(ScrollConfig.settings.map(\.flag) == [
-            "preset", "bottom-threshold", "pull-threshold", "initial-count", "page-size", "refresh-count", "max-items",
-            "load-latency-ms", "refresh-latency-ms", "jitter-ms", "failure-rate", "refresh-hold-ms", "axis", "seed", "compare",
-        ])
+        #expect(
+            ScrollConfig.settings.map(\.flag) == [
+                "preset", "bottom-threshold", "pull-threshold", "initial-count", "page-size", "refresh-count",
+                "max-items",
+                "load-latency-ms", "refresh-latency-ms", "jitter-ms", "failure-rate", "refresh-hold-ms", "axis", "seed",
+                "compare",
+            ])
         #expect(Set(ScrollConfig.settings.map(\.name)) == Set(ScrollConfig().json.object!.keys))
         #expect(ScrollConfig.settings.allSatisfy { !$0.help.isEmpty })
         #expect(ScrollConfig.settings[0].help.hasSuffix(Preset.allCases.map(\.rawValue).joined(separator: ", ")))

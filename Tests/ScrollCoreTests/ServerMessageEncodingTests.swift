@@ -19,7 +19,8 @@ struct ServerMessageEncodingTests {
             ]
         case .items(let items):
             return [
-                "type": "items", "op": .string(items.op.rawValue), "rev": .int(items.rev), "items": .array(items.items.map(expected)),
+                "type": "items", "op": .string(items.op.rawValue), "rev": .int(items.rev),
+                "items": .array(items.items.map(expected)),
                 "total": .int(items.total), "hasMore": .bool(items.hasMore),
             ]
         case .state(let state):
@@ -30,7 +31,8 @@ struct ServerMessageEncodingTests {
                     "distance": .number(state.pull.distance), "progress": .number(state.pull.progress),
                     "eligible": .bool(state.pull.eligible),
                 ],
-                "refreshing": .bool(state.refreshing), "loadingNextPage": .bool(state.loadingNextPage), "hasMore": .bool(state.hasMore),
+                "refreshing": .bool(state.refreshing), "loadingNextPage": .bool(state.loadingNextPage),
+                "hasMore": .bool(state.hasMore),
                 "itemCount": .int(state.itemCount),
                 "indicator": [
                     "top": [
@@ -49,7 +51,9 @@ struct ServerMessageEncodingTests {
         case .command(let name):
             return ["type": "command", "name": .string(name)]
         case .error(let error):
-            var fields: [String: JSONValue] = ["type": "error", "code": .string(error.code.rawValue), "message": .string(error.message)]
+            var fields: [String: JSONValue] = [
+                "type": "error", "code": .string(error.code.rawValue), "message": .string(error.message),
+            ]
             if let ref = error.ref { fields["ref"] = .int(ref) }
             if let field = error.field { fields["field"] = .string(field) }
             return .object(fields)
@@ -79,13 +83,20 @@ struct ServerMessageEncodingTests {
     /// Everything a busy session of `preset` sends, its log entries wrapped as `event` messages.
     static func messages(_ preset: Preset) -> [ServerMessage] {
         let source = FeedSource.list(
-            (1...60).map { FeedItem(id: "id-\($0)", title: "Title \"\($0)\"\n", extra: $0 == 1 ? ["meta": ["ünï": [1.5, nil]]] : [:]) })
+            (1...60).map {
+                FeedItem(
+                    id: "id-\($0)", title: "Title \"\($0)\"\n", extra: $0 == 1 ? ["meta": ["ünï": [1.5, nil]]] : [:])
+            })
         var h = Harness(
-            ["preset": .string(preset.rawValue), "compare": true, "jitterMs": 50, "failureRate": 0.3, "bottomThreshold": 12.5],
+            [
+                "preset": .string(preset.rawValue), "compare": true, "jitterMs": 50, "failureRate": 0.3,
+                "bottomThreshold": 12.5,
+            ],
             source: source)
         var effects = h.opening
         for y in stride(from: -130.0, through: 1300, by: 37.3) {
-            effects += h.scroll(y: y, x: y / 10, insets: ScrollInsets(top: 4.5, bottom: 2), phase: y < 0 ? .interacting : .decelerating)
+            effects += h.scroll(
+                y: y, x: y / 10, insets: ScrollInsets(top: 4.5, bottom: 2), phase: y < 0 ? .interacting : .decelerating)
             effects += h.advance(by: 97)
         }
         effects += h.scroll(y: 0)
@@ -99,7 +110,8 @@ struct ServerMessageEncodingTests {
             switch effect {
             case .send(let message): messages.append(message)
             case .log(let entry):
-                messages.append(.event(EventRecord(seq: index, time: "2026-01-02T03:04:05.678Z", session: "s1", entry: entry)))
+                messages.append(
+                    .event(EventRecord(seq: index, time: "2026-01-02T03:04:05.678Z", session: "s1", entry: entry)))
             case .schedule, .cancel: break
             }
         }
@@ -128,13 +140,16 @@ struct ServerMessageEncodingTests {
         let command = ServerMessage.command(name: "scrollToTop").encoded()
         #expect(String(decoding: command, as: UTF8.self) == #"{"type":"command","name":"scrollToTop"}"#)
         let state = StateMessage(
-            ack: 3, preset: .offsetObserving, reachedBottom: false, pull: PullState(), refreshing: false, loadingNextPage: true,
+            ack: 3, preset: .offsetObserving, reachedBottom: false, pull: PullState(), refreshing: false,
+            loadingNextPage: true,
             hasMore: true, itemCount: 30,
-            indicator: IndicatorState(topVisible: false, topHeight: 0, topScale: 0.6, topOpacity: 0, bottomVisible: true),
+            indicator: IndicatorState(
+                topVisible: false, topHeight: 0, topScale: 0.6, topOpacity: 0, bottomVisible: true),
             origin: ScrollPoint(x: -0.5, y: 40))
         #expect(
             String(decoding: ServerMessage.state(state).encoded(), as: UTF8.self)
-                == #"{"type":"state","ack":3,"preset":"offsetObserving","reachedBottom":false,"pull":{"distance":0,"progress":0,"eligible":false},"refreshing":false,"loadingNextPage":true,"hasMore":true,"itemCount":30,"indicator":{"top":{"visible":false,"height":0,"scale":0.6,"opacity":0},"bottom":{"visible":true}},"origin":{"x":-0.5,"y":40}}"#)
+                == #"{"type":"state","ack":3,"preset":"offsetObserving","reachedBottom":false,"pull":{"distance":0,"progress":0,"eligible":false},"refreshing":false,"loadingNextPage":true,"hasMore":true,"itemCount":30,"indicator":{"top":{"visible":false,"height":0,"scale":0.6,"opacity":0},"bottom":{"visible":true}},"origin":{"x":-0.5,"y":40}}"#
+        )
     }
 
     @Test func eventRecordsEncodeAsTheLogFilesHoldThem() throws {
@@ -144,12 +159,15 @@ struct ServerMessageEncodingTests {
         #expect(try foundationJSON(record.encoded()) == Self.expected(record))
         #expect(
             String(decoding: record.encoded(), as: UTF8.self)
-                == #"{"seq":41,"time":"2026-01-02T03:04:05.678Z","session":"s2","name":"loadMoreStarted","geometrySeq":9,"data":{"page":2,"trigger":"bottom"}}"#)
+                == #"{"seq":41,"time":"2026-01-02T03:04:05.678Z","session":"s2","name":"loadMoreStarted","geometrySeq":9,"data":{"page":2,"trigger":"bottom"}}"#
+        )
     }
 
     @Test func onlyStateMessagesMayBeCoalesced() {
         #expect(ServerMessage.state(SessionLifecycleTests.openingState()).coalescingKey == "state")
-        #expect(ServerMessage.items(ItemsMessage(op: .append, rev: 2, items: [], total: 0, hasMore: true)).coalescingKey == nil)
+        #expect(
+            ServerMessage.items(ItemsMessage(op: .append, rev: 2, items: [], total: 0, hasMore: true)).coalescingKey
+                == nil)
         #expect(ServerMessage.command(name: "scrollToTop").coalescingKey == nil)
         #expect(ServerMessage.pong(id: 1).coalescingKey == nil)
     }

@@ -29,7 +29,8 @@ struct SessionInputTests {
         #expect(
             handle(.message(.failure(error)), on: &h) == [
                 .send(.error(error)),
-                .log(LogEntry(.protocolError, ["code": "bad_message", "message": #"missing field "phase""#, "ref": 4])),
+                .log(
+                    LogEntry(.protocolError, ["code": "bad_message", "message": #"missing field "phase""#, "ref": 4])),
             ])
     }
 
@@ -38,7 +39,8 @@ struct SessionInputTests {
         #expect(
             handle(.violation(.tooLarge), on: &h) == [
                 .send(.error(ProtocolError(.tooLarge, "messages are limited to 65536 bytes"))),
-                .log(LogEntry(.protocolError, ["code": "too_large", "message": "messages are limited to 65536 bytes"])),
+                .log(
+                    LogEntry(.protocolError, ["code": "too_large", "message": "messages are limited to 65536 bytes"])),
             ])
         let limited = handle(.violation(.rateLimited), on: &h)
         guard case .send(.error(let error))? = limited.first else {
@@ -46,7 +48,10 @@ struct SessionInputTests {
             return
         }
         #expect(error.code == .rateLimited)
-        #expect(Array(limited.dropFirst()) == [.log(LogEntry(.protocolError, ["code": "rate_limited", "message": .string(error.message)]))])
+        #expect(
+            Array(limited.dropFirst()) == [
+                .log(LogEntry(.protocolError, ["code": "rate_limited", "message": .string(error.message)]))
+            ])
         // A binary frame closes the connection (1003): logged, nothing to reply.
         #expect(
             handle(.violation(.binary), on: &h) == [
@@ -56,7 +61,13 @@ struct SessionInputTests {
 
     @Test func closingLogsSessionClosed() {
         var h = Harness()
-        #expect(handle(.closed(code: 1001, resumable: true), on: &h) == [.log(LogEntry(.sessionClosed, ["code": 1001, "resumable": true]))])
-        #expect(handle(.closed(code: nil, resumable: false), on: &h) == [.log(LogEntry(.sessionClosed, ["code": nil, "resumable": false]))])
+        #expect(
+            handle(.closed(code: 1001, resumable: true), on: &h) == [
+                .log(LogEntry(.sessionClosed, ["code": 1001, "resumable": true]))
+            ])
+        #expect(
+            handle(.closed(code: nil, resumable: false), on: &h) == [
+                .log(LogEntry(.sessionClosed, ["code": nil, "resumable": false]))
+            ])
     }
 }

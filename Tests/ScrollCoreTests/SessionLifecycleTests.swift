@@ -7,7 +7,8 @@ struct SessionLifecycleTests {
     /// The `state` of a freshly opened session with the synthetic feed's first page.
     static func openingState(_ preset: Preset = .playground, itemCount: Int = 30) -> StateMessage {
         StateMessage(
-            ack: nil, preset: preset, reachedBottom: false, pull: PullState(), refreshing: false, loadingNextPage: false,
+            ack: nil, preset: preset, reachedBottom: false, pull: PullState(), refreshing: false,
+            loadingNextPage: false,
             hasMore: true, itemCount: itemCount,
             // `refreshOffsetObservable` scales its indicator by |y| / 50; the others start at 0.6.
             indicator: IndicatorState(
@@ -35,7 +36,8 @@ struct SessionLifecycleTests {
                 .send(.welcome(session: "s1", resume: "token-1", config: config)),
                 // The log keeps the settings the page asked for; `welcome` has them all.
                 .log(LogEntry(.sessionOpened, ["preset": "playground", "config": [:]])),
-                .send(.items(ItemsMessage(op: .replace, rev: 1, items: syntheticItems(0..<30), total: 30, hasMore: true))),
+                .send(
+                    .items(ItemsMessage(op: .replace, rev: 1, items: syntheticItems(0..<30), total: 30, hasMore: true))),
                 .send(.state(Self.openingState())),
             ])
         #expect(h.session.isOpen)
@@ -53,10 +55,17 @@ struct SessionLifecycleTests {
         #expect(
             h.opening == [
                 .send(.welcome(session: "s1", resume: "token-1", config: config)),
-                .log(LogEntry(
-                    .sessionOpened,
-                    ["preset": "refreshable", "config": ["preset": "refreshable", "initialCount": 3, "maxItems": 3, "seed": 9]])),
-                .send(.items(ItemsMessage(op: .replace, rev: 1, items: syntheticItems(0..<3, seed: 9), total: 3, hasMore: false))),
+                .log(
+                    LogEntry(
+                        .sessionOpened,
+                        [
+                            "preset": "refreshable",
+                            "config": ["preset": "refreshable", "initialCount": 3, "maxItems": 3, "seed": 9],
+                        ])),
+                .send(
+                    .items(
+                        ItemsMessage(
+                            op: .replace, rev: 1, items: syntheticItems(0..<3, seed: 9), total: 3, hasMore: false))),
                 .send(.state(Self.openingState(.refreshable, itemCount: 3).with { $0.hasMore = false })),
             ])
     }
@@ -84,7 +93,9 @@ struct SessionLifecycleTests {
             seq: 1,
             geometry: ScrollGeometry(
                 contentSize: ScrollSize(width: 400, height: 100), containerSize: ScrollSize(width: 400, height: 800)))
-        for event: SessionEvent in [.geometryReceived(geometry), .loadMoreRequested, .refreshRequested, .resetRequested] {
+        for event: SessionEvent in [
+            .geometryReceived(geometry), .loadMoreRequested, .refreshRequested, .resetRequested,
+        ] {
             #expect(session.reduce(event, now: 0) == [])
         }
         #expect(session == initial)
@@ -116,7 +127,8 @@ struct SessionLifecycleTests {
         let effects = h.send(.configReceived(["preset": "refreshOffsetObservable"]))
         #expect(
             effects == [
-                .log(LogEntry(.configChanged, ["changed": ["preset": "refreshOffsetObservable", "pullThreshold": 100]])),
+                .log(
+                    LogEntry(.configChanged, ["changed": ["preset": "refreshOffsetObservable", "pullThreshold": 100]])),
                 .send(.state(Self.openingState(.refreshOffsetObservable))),
             ])
         #expect(h.session.config.pullThreshold == 100)
@@ -132,10 +144,12 @@ struct SessionLifecycleTests {
             effects == [
                 .log(LogEntry(.reachedBottom, geometrySeq: 1, ["distanceToBottom": 0, "trigger": "configChanged"])),
                 .log(LogEntry(.configChanged, ["changed": ["preset": "refreshable"]])),
-                .send(.state(Self.openingState(.refreshable).with {
-                    $0.ack = 1
-                    $0.reachedBottom = true
-                })),
+                .send(
+                    .state(
+                        Self.openingState(.refreshable).with {
+                            $0.ack = 1
+                            $0.reachedBottom = true
+                        })),
             ])
         // Staying at the bottom is still no edge for `refreshable`.
         let before = h.lastState
@@ -159,7 +173,9 @@ struct SessionLifecycleTests {
     @Test func aNegativePullThresholdIsRefusedNamingTheField() {
         var h = Harness()
         let before = h.session.config
-        #expect(h.send(.configReceived(["pullThreshold": -5])) == Self.refused("pullThreshold must be in 0…100000", field: "pullThreshold"))
+        #expect(
+            h.send(.configReceived(["pullThreshold": -5]))
+                == Self.refused("pullThreshold must be in 0…100000", field: "pullThreshold"))
         #expect(h.session.config == before)
     }
 
@@ -189,7 +205,10 @@ struct SessionLifecycleTests {
         var h = Harness()
         h.send(.refreshRequested)
         let before = h.session
-        #expect(h.send(.refreshRequested) == [.log(LogEntry(.refreshIgnored, ["trigger": "manual", "reason": "refreshInFlight"]))])
+        #expect(
+            h.send(.refreshRequested) == [
+                .log(LogEntry(.refreshIgnored, ["trigger": "manual", "reason": "refreshInFlight"]))
+            ])
         #expect(h.session == before)
         h.advance(by: 1200)
         #expect(h.send(.refreshRequested).compactMap(\.loggedName) == [EventName.refreshStarted])
@@ -201,15 +220,18 @@ struct SessionLifecycleTests {
             h.send(.loadMoreRequested) == [
                 .log(LogEntry(.loadMoreStarted, ["page": 2, "trigger": "manual", "latencyMs": 600])),
                 .schedule(.pageLoad(1), afterMilliseconds: 600),
-                .send(.state(Self.openingState().with {
-                    $0.loadingNextPage = true
-                    $0.indicator.bottomVisible = true
-                })),
+                .send(
+                    .state(
+                        Self.openingState().with {
+                            $0.loadingNextPage = true
+                            $0.indicator.bottomVisible = true
+                        })),
             ])
         #expect(h.advance(by: 599) == [])
         #expect(
             h.advance(by: 1) == [
-                .send(.items(ItemsMessage(op: .append, rev: 2, items: syntheticItems(30..<50), total: 50, hasMore: true))),
+                .send(
+                    .items(ItemsMessage(op: .append, rev: 2, items: syntheticItems(30..<50), total: 50, hasMore: true))),
                 .log(LogEntry(.loadMoreFinished, ["page": 2, "added": 20, "total": 50, "hasMore": true])),
                 .send(.state(Self.openingState(itemCount: 50))),
             ])
@@ -220,7 +242,10 @@ struct SessionLifecycleTests {
         var h = Harness(["maxItems": 35])
         h.send(.loadMoreRequested)
         let effects = h.advance(by: 600)
-        #expect(effects.itemsMessages == [ItemsMessage(op: .append, rev: 2, items: syntheticItems(30..<35), total: 35, hasMore: false)])
+        #expect(
+            effects.itemsMessages == [
+                ItemsMessage(op: .append, rev: 2, items: syntheticItems(30..<35), total: 35, hasMore: false)
+            ])
         #expect(effects.logs == [LogEntry(.loadMoreFinished, ["page": 2, "added": 5, "total": 35, "hasMore": false])])
         #expect(h.lastState == Self.openingState(itemCount: 35).with { $0.hasMore = false })
     }
@@ -231,13 +256,19 @@ struct SessionLifecycleTests {
             h.send(.refreshRequested) == [
                 .log(LogEntry(.refreshStarted, ["trigger": "manual", "latencyMs": 1200])),
                 .schedule(.refresh(1), afterMilliseconds: 1200),
-                .send(.state(Self.openingState().with {
-                    $0.refreshing = true
-                    $0.indicator = IndicatorState(topVisible: true, topHeight: 68, topScale: 1, topOpacity: 1, bottomVisible: false)
-                })),
+                .send(
+                    .state(
+                        Self.openingState().with {
+                            $0.refreshing = true
+                            $0.indicator = IndicatorState(
+                                topVisible: true, topHeight: 68, topScale: 1, topOpacity: 1, bottomVisible: false)
+                        })),
             ])
         // A second refresh while one is in flight changes nothing, and says so.
-        #expect(h.send(.refreshRequested) == [.log(LogEntry(.refreshIgnored, ["trigger": "manual", "reason": "refreshInFlight"]))])
+        #expect(
+            h.send(.refreshRequested) == [
+                .log(LogEntry(.refreshIgnored, ["trigger": "manual", "reason": "refreshInFlight"]))
+            ])
         let fresh = [FeedSource.refreshedItem(1, seed: 1), FeedSource.refreshedItem(2, seed: 1)]
         #expect(fresh.map(\.id) == ["new-1", "new-2"])
         #expect(

@@ -17,19 +17,25 @@ struct SessionResetTests {
         #expect(
             h.send(.resetRequested) == [
                 .log(LogEntry(.sessionReset, ["replaced": 55])),
-                .send(.items(ItemsMessage(op: .replace, rev: 4, items: syntheticItems(0..<30), total: 30, hasMore: true))),
+                .send(
+                    .items(ItemsMessage(op: .replace, rev: 4, items: syntheticItems(0..<30), total: 30, hasMore: true))),
                 .send(.command(name: "scrollToTop")),
                 .log(LogEntry(.scrollToTop, ["trigger": "reset"])),
-                .send(.state(before.with {
-                    $0.itemCount = 30
-                    $0.reachedBottom = false
-                })),
+                .send(
+                    .state(
+                        before.with {
+                            $0.itemCount = 30
+                            $0.reachedBottom = false
+                        })),
             ])
         #expect(h.session.cursor == 30)
         #expect(h.session.page == 1)
         // The bottom rule starts afresh: the same position at the bottom loads page 2 again.
-        #expect(h.scroll(y: 1150).logs.last == LogEntry(
-            .loadMoreStarted, geometrySeq: 2, ["page": 2, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 50]))
+        #expect(
+            h.scroll(y: 1150).logs.last
+                == LogEntry(
+                    .loadMoreStarted, geometrySeq: 2,
+                    ["page": 2, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 50]))
         // Refresh ids never repeat, even across a reset.
         h.send(.refreshRequested)
         #expect(h.advance(by: 1200).itemsMessages.first?.items.first?.id == "new-6")
@@ -47,15 +53,18 @@ struct SessionResetTests {
                 .cancel(.pageLoad(1)),
                 .log(LogEntry(.loadMoreCancelled, ["page": 2, "reason": "reset"])),
                 .cancel(.refresh(2)),
-                .send(.items(ItemsMessage(op: .replace, rev: 2, items: syntheticItems(0..<30), total: 30, hasMore: true))),
+                .send(
+                    .items(ItemsMessage(op: .replace, rev: 2, items: syntheticItems(0..<30), total: 30, hasMore: true))),
                 .send(.command(name: "scrollToTop")),
                 .log(LogEntry(.scrollToTop, ["trigger": "reset"])),
-                .send(.state(before.with {
-                    $0.reachedBottom = false
-                    $0.refreshing = false
-                    $0.loadingNextPage = false
-                    $0.indicator = pullIndicator(progress: 0)
-                })),
+                .send(
+                    .state(
+                        before.with {
+                            $0.reachedBottom = false
+                            $0.refreshing = false
+                            $0.loadingNextPage = false
+                            $0.indicator = pullIndicator(progress: 0)
+                        })),
             ])
         // Their timers, should they fire anyway, do nothing.
         #expect(h.send(.timerFired(.pageLoad(1))) == [])
@@ -73,7 +82,10 @@ struct SessionResetTests {
         var h = Harness(["preset": "refreshOffsetObservable"])
         h.scroll(y: -101, phase: .interacting)
         let effects = h.send(.resetRequested)
-        #expect(Array(effects.prefix(3)) == [.log(LogEntry(.sessionReset, ["replaced": 30])), .cancel(.refresh(1)), .cancel(.refreshHold)])
+        #expect(
+            Array(effects.prefix(3)) == [
+                .log(LogEntry(.sessionReset, ["replaced": 30])), .cancel(.refresh(1)), .cancel(.refreshHold),
+            ])
         #expect(h.lastState.refreshing == false)
         #expect(h.timers.isEmpty)
     }

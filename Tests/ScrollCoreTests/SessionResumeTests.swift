@@ -75,7 +75,10 @@ struct SessionResumeTests {
         #expect(effects.logs == [LogEntry(.sessionResumed, ["rev": 71, "lastRev": 7, "delivered": 64])])
         // 6 is too old.
         effects = h.send(.resumed(lastRev: 6))
-        #expect(effects.itemsMessages == [ItemsMessage(op: .replace, rev: 72, items: h.session.items, total: 100, hasMore: true)])
+        #expect(
+            effects.itemsMessages == [
+                ItemsMessage(op: .replace, rev: 72, items: h.session.items, total: 100, hasMore: true)
+            ])
         // The replace starts a new history.
         #expect(h.session.itemsHistory.map(\.rev) == [72])
     }
@@ -94,8 +97,9 @@ struct SessionResumeTests {
     @Test func resumeAfterAResetDeliversTheReplace() {
         var h = Harness()
         h.send(.resetRequested)
-        #expect(h.send(.resumed(lastRev: 1)).itemsMessages == [
-            ItemsMessage(op: .replace, rev: 2, items: syntheticItems(0..<30), total: 30, hasMore: true)
-        ])
+        #expect(
+            h.send(.resumed(lastRev: 1)).itemsMessages == [
+                ItemsMessage(op: .replace, rev: 2, items: syntheticItems(0..<30), total: 30, hasMore: true)
+            ])
     }
 }

@@ -39,47 +39,58 @@ struct TraceReplayTests {
     }
 
     @Test func ownSettingsFollowTheRecordedTimers() {
-        let trace = Trace(header: Self.header { $0.loadLatencyMs = 100 }, lines: [
-            .input(t: 0, text: Self.hello), .input(t: 10, text: Self.geometry(seq: 1, offsetY: 2290)),
-            .timer(t: 130, .pageLoad(1)), .input(t: 500, text: Self.geometry(seq: 2, offsetY: 2290)),
-        ])
+        let trace = Trace(
+            header: Self.header { $0.loadLatencyMs = 100 },
+            lines: [
+                .input(t: 0, text: Self.hello), .input(t: 10, text: Self.geometry(seq: 1, offsetY: 2290)),
+                .timer(t: 130, .pageLoad(1)), .input(t: 500, text: Self.geometry(seq: 2, offsetY: 2290)),
+            ])
         let finished = Replay().run(trace).first { $0.entry.name == .loadMoreFinished }
         #expect(finished?.t == 130)
     }
 
     @Test func overridesFireTimersOnTheVirtualClock() {
-        let trace = Trace(header: Self.header { $0.loadLatencyMs = 100 }, lines: [
-            .input(t: 0, text: Self.hello), .input(t: 10, text: Self.geometry(seq: 1, offsetY: 2290)),
-            .timer(t: 130, .pageLoad(1)), .input(t: 500, text: Self.geometry(seq: 2, offsetY: 2290)),
-        ])
+        let trace = Trace(
+            header: Self.header { $0.loadLatencyMs = 100 },
+            lines: [
+                .input(t: 0, text: Self.hello), .input(t: 10, text: Self.geometry(seq: 1, offsetY: 2290)),
+                .timer(t: 130, .pageLoad(1)), .input(t: 500, text: Self.geometry(seq: 2, offsetY: 2290)),
+            ])
         let decisions = Replay(overrides: ["preset": "refreshable"]).run(trace)
         #expect(decisions.map(\.entry.name) == [.sessionOpened, .reachedBottom, .loadMoreStarted, .loadMoreFinished])
         #expect(decisions.last?.t == 110)
     }
 
     @Test func timersStillPendingAtTheEndFireWithOverrides() {
-        let trace = Trace(header: Self.header { $0.loadLatencyMs = 100 }, lines: [
-            .input(t: 0, text: Self.hello), .input(t: 10, text: Self.geometry(seq: 1, offsetY: 2290)),
-        ])
+        let trace = Trace(
+            header: Self.header { $0.loadLatencyMs = 100 },
+            lines: [
+                .input(t: 0, text: Self.hello), .input(t: 10, text: Self.geometry(seq: 1, offsetY: 2290)),
+            ])
         #expect(Replay().run(trace).last?.entry.name == .loadMoreStarted)
         #expect(Replay(overrides: ["bottomThreshold": 60]).run(trace).last?.entry.name == .loadMoreFinished)
     }
 
     @Test func forcedSettingsSurviveLaterConfigMessages() {
         let config = JSONValue.object(["type": "config", "preset": "customScrollView"]).jsonBytes
-        let trace = Trace(header: Self.header(), lines: [
-            .input(t: 0, text: Self.hello), .input(t: 5, text: config), .input(t: 10, text: Self.geometry(seq: 1, offsetY: 2290)),
-        ])
+        let trace = Trace(
+            header: Self.header(),
+            lines: [
+                .input(t: 0, text: Self.hello), .input(t: 5, text: config),
+                .input(t: 10, text: Self.geometry(seq: 1, offsetY: 2290)),
+            ])
         let decisions = Replay(overrides: ["preset": "refreshable"]).run(trace)
         #expect(!decisions.contains { $0.entry.name == .configChanged })
         #expect(decisions.contains { $0.entry.name == .loadMoreStarted })
     }
 
     @Test func refusedInputsAndClosesAreDecisionsToo() {
-        let trace = Trace(header: Self.header(), lines: [
-            .input(t: 0, text: Self.hello), .input(t: 1, text: Array("{x".utf8)), .violation(t: 2, .tooLarge),
-            .closed(t: 3, code: 1006, resumable: true),
-        ])
+        let trace = Trace(
+            header: Self.header(),
+            lines: [
+                .input(t: 0, text: Self.hello), .input(t: 1, text: Array("{x".utf8)), .violation(t: 2, .tooLarge),
+                .closed(t: 3, code: 1006, resumable: true),
+            ])
         let decisions = Replay().run(trace).map(\.entry)
         #expect(decisions.dropFirst().map(\.name) == [.protocolError, .protocolError, .sessionClosed])
         #expect(decisions[2].data["message"] == "messages are limited to 1024 bytes")
@@ -88,9 +99,18 @@ struct TraceReplayTests {
 
     @Test(arguments: [
         ("{\"kind\":\"input\",\"t\":1}", "line 1"),
-        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s\",\"server\":\"v\",\"config\":{}}\n[1]", "line 2: expected a JSON object"),
-        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s\",\"server\":\"v\",\"config\":{}}\n{\"kind\":\"timer\",\"t\":1,\"timer\":\"lunch\"}", "line 2"),
-        ("{\"kind\":\"header\",\"format\":1,\"session\":\"s\",\"server\":\"v\",\"config\":{}}\n{\"kind\":\"nap\",\"t\":1}", "unknown line kind"),
+        (
+            "{\"kind\":\"header\",\"format\":1,\"session\":\"s\",\"server\":\"v\",\"config\":{}}\n[1]",
+            "line 2: expected a JSON object"
+        ),
+        (
+            "{\"kind\":\"header\",\"format\":1,\"session\":\"s\",\"server\":\"v\",\"config\":{}}\n{\"kind\":\"timer\",\"t\":1,\"timer\":\"lunch\"}",
+            "line 2"
+        ),
+        (
+            "{\"kind\":\"header\",\"format\":1,\"session\":\"s\",\"server\":\"v\",\"config\":{}}\n{\"kind\":\"nap\",\"t\":1}",
+            "unknown line kind"
+        ),
     ])
     func badLinesNameTheirNumber(text: String, expected: String) {
         #expect(throws: TraceError.self) { try Trace.parse(text) }

@@ -39,7 +39,8 @@ final class LogFolder {
         if lines.last == "" {
             lines.removeLast()
         } else {
-            Issue.record("the last line has no newline: \(lines.last?.prefix(200) ?? "")", sourceLocation: sourceLocation)
+            Issue.record(
+                "the last line has no newline: \(lines.last?.prefix(200) ?? "")", sourceLocation: sourceLocation)
         }
         return lines.enumerated().compactMap { index, line in
             do {

@@ -66,7 +66,9 @@ final class PlaygroundConnection {
                 if message["type"]?.string == type && predicate(message) { return message }
                 inbox.append(message)
             case .closed(let code):
-                Issue.record("connection closed (\(code.map(String.init) ?? "no code")) while waiting for \(type)", sourceLocation: sourceLocation)
+                Issue.record(
+                    "connection closed (\(code.map(String.init) ?? "no code")) while waiting for \(type)",
+                    sourceLocation: sourceLocation)
                 throw ClientError.notOpen
             default:
                 continue
@@ -77,7 +79,9 @@ final class PlaygroundConnection {
     }
 
     /// The next `event` message named `name`.
-    func event(_ name: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+    func event(_ name: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> JSONValue
+    {
         try next("event", timeout: timeout, where: { $0["name"]?.string == name }, sourceLocation: sourceLocation)
     }
 

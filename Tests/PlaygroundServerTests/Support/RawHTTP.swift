@@ -64,7 +64,8 @@ enum RawHTTP {
             var headers: [String: String] = [:]
             for line in lines.dropFirst() {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...].drop(while: { $0 == " " }))
+                headers[line[..<colon].lowercased()] = String(
+                    line[line.index(after: colon)...].drop(while: { $0 == " " }))
             }
             let length = headers["content-length"].flatMap { Int($0) } ?? 0
             let bodyStart = end + 4
@@ -87,7 +88,9 @@ enum RawHTTP {
         guard bytes.count >= 4 else { return nil }
         var index = bytes.startIndex
         while index + 3 < bytes.endIndex {
-            if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 { return index }
+            if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 {
+                return index
+            }
             index += 1
         }
         return nil

@@ -27,7 +27,8 @@ final class ServerProcess: @unchecked Sendable {
     /// Starts the server with `arguments` and waits (bounded) for its start line.
     /// `launcher` runs the executable through another program, e.g. `["/usr/bin/prlimit", "--nofile=64:64", "--"]`
     /// (which execs it, so ``process``'s pid is the server's).
-    init(_ arguments: [String] = [], launcher: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    init(_ arguments: [String] = [], launcher: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
         let serverArguments =
             ["--port", "0", "--public", Self.packageRoot.appendingPathComponent("Public").path] + arguments
         if let program = launcher.first {
@@ -174,7 +175,9 @@ final class ServerProcess: @unchecked Sendable {
 }
 
 /// Runs the executable to completion (for flag errors and --help): its exit code, stdout and stderr.
-func runToCompletion(_ arguments: [String], timeout: TimeInterval = 20) throws -> (status: Int32, stdout: String, stderr: String) {
+func runToCompletion(_ arguments: [String], timeout: TimeInterval = 20) throws -> (
+    status: Int32, stdout: String, stderr: String
+) {
     let process = Process()
     process.executableURL = ServerProcess.executable
     process.arguments = arguments
@@ -188,5 +191,7 @@ func runToCompletion(_ arguments: [String], timeout: TimeInterval = 20) throws -
     let outData = output.fileHandleForReading.readDataToEndOfFile()
     let errData = errors.fileHandleForReading.readDataToEndOfFile()
     while process.isRunning && Date() < deadline { process.waitUntilExit() }
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    return (
+        process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self)
+    )
 }

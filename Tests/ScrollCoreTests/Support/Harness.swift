@@ -16,7 +16,8 @@ struct Harness {
     private(set) var seq = 0
 
     /// Opens a session with `hello` carrying `config` (camelCase settings, `preset` among them).
-    init(_ config: [String: JSONValue] = [:], defaults: ScrollConfig = ScrollConfig(), source: FeedSource = .synthetic) {
+    init(_ config: [String: JSONValue] = [:], defaults: ScrollConfig = ScrollConfig(), source: FeedSource = .synthetic)
+    {
         session = SessionState(id: "s1", resumeToken: "token-1", config: defaults, source: source)
         opening = send(.helloReceived(Hello(config: config)))
     }
@@ -67,7 +68,9 @@ struct Harness {
     mutating func advance(by milliseconds: Int64) -> [SessionEffect] {
         let target = now + milliseconds
         var effects: [SessionEffect] = []
-        while let next = timers.enumerated().filter({ $0.element.due <= target }).min(by: { $0.element.due < $1.element.due }) {
+        while let next = timers.enumerated().filter({ $0.element.due <= target }).min(by: {
+            $0.element.due < $1.element.due
+        }) {
             timers.remove(at: next.offset)
             now = next.element.due
             effects += send(.timerFired(next.element.id))
