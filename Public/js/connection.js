@@ -1,4 +1,4 @@
-// The WebSocket to the server (SPEC §5): hello, resume after a drop with backoff, ping/pong.
+// The WebSocket to the server: hello, resume after a drop with backoff, ping/pong.
 // It knows nothing about items or geometry; it hands every parsed message to its listeners.
 // The session id and resume token live in sessionStorage (this tab only), so a reload resumes the
 // session instead of opening a new one.

@@ -1,5 +1,5 @@
 // The feed renderer: items exactly as the server sends them, and the indicators drawn from `state`.
-// It never adds an item or decides a trigger on its own (SPEC §1, §6). The list follows the ARIA feed
+// It never adds an item or decides a trigger on its own. The list follows the ARIA feed
 // pattern: `role="feed"`, busy while a page or refresh is in flight, items as `article`s with their
 // position, and polite announcements of what landed or failed.
 

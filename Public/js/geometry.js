@@ -1,4 +1,4 @@
-// Geometry reporter and pull simulation (SPEC §2, §6).
+// Geometry reporter and pull simulation.
 //
 // Once per animation frame it measures the feed in SwiftUI `ScrollGeometry` terms and sends a
 // `geometry` message when anything changed. Browsers never report a negative offset, so at the top a

@@ -3,7 +3,7 @@
 
 import { el, num } from "./dom.js";
 
-/** Config keys of SPEC §4 that the settings form edits (all sent as `config`). */
+/** The settings the form edits (README, "Presets" and scroll-playground --help) (all sent as `config`). */
 export const CONFIG_KEYS = [
   "bottomThreshold", "pullThreshold", "initialCount", "pageSize", "refreshCount", "maxItems",
   "loadLatencyMs", "refreshLatencyMs", "jitterMs", "failureRate", "refreshHoldMs", "axis", "seed", "compare",
@@ -177,14 +177,12 @@ export class Inspector extends EventTarget {
 
   // ---------- presets ----------
 
-  /** Renders whatever preset descriptions the server sent (objects {name, design, rule} or names). */
+  /** Renders the presets `welcome` describes: `{name, design, rule}` each. */
   setPresets(presets, current) {
-    const list = Array.isArray(presets) ? presets : [];
+    const list = presets ?? [];
     this.presetsEmpty.hidden = list.length > 0;
     for (const node of this.presetsBox.querySelectorAll(".preset-option")) node.remove();
-    for (const entry of list) {
-      const preset = typeof entry === "string" ? { name: entry } : entry ?? {};
-      if (!preset.name) continue;
+    for (const preset of list) {
       const option = el("label", "preset-option");
       option.dataset.preset = preset.name;
       const input = el("input");
@@ -194,8 +192,7 @@ export class Inspector extends EventTarget {
       input.addEventListener("change", () => {
         if (input.checked) this.dispatchEvent(new CustomEvent("config", { detail: { preset: preset.name } }));
       });
-      const design = preset.design ?? preset.source ?? "";
-      const rule = preset.rule ?? preset.description ?? "";
+      const { design, rule } = preset;
       // One line: which design it reproduces, then its rule (the chosen preset shows it whole).
       const line = el("span", "preset-line");
       if (design) line.append(el("span", "preset-design", design));

@@ -1,10 +1,10 @@
-// The live event log (SPEC §7): newest at the bottom, follows unless the user scrolls away,
+// The live event log: newest at the bottom, follows unless the user scrolls away,
 // filters by event name and by the text a row shows (`json:` searches the raw records), pauses,
 // exports the events as JSON lines. Each row opens to its full record. presetDisagreement rows stand out.
 
 import { clockTime, el } from "./dom.js";
 
-/** Event names of SPEC §7, offered in the name filter before any has arrived. */
+/** The server's event names (README, "Events"), offered in the name filter before any has arrived. */
 export const EVENT_NAMES = [
   "sessionOpened", "sessionResumed", "sessionClosed", "sessionReset", "configChanged", "reachedBottom", "leftBottom",
   "loadMoreStarted", "loadMoreFinished", "loadMoreFailed", "loadMoreCancelled", "loadMoreSuppressed",

@@ -11,7 +11,6 @@ import { Timeline } from "./timeline.js";
 import { CompareLanes } from "./lanes.js";
 import { PhoneFrame } from "./frame.js";
 
-const DEFAULT_PULL_THRESHOLD = 68;
 const CLIENT_KEY = "scroll-playground.client"; // page-only settings and the scroll position, this tab
 const HISTORY_LIMIT = 10000;
 
@@ -116,7 +115,8 @@ const reporter = new GeometryReporter({
   // No geometry before the first items are on screen: an empty feed is not a measurement of the
   // feed (its padding alone would look like "content shorter than the viewport").
   send: (message) => feed.rev !== null && restoring === null && !awaitingReset && connection.send(message),
-  pullThreshold: () => Number(config.pullThreshold) || DEFAULT_PULL_THRESHOLD,
+  // `welcome` carries every setting, the preset's effective pull threshold among them, before any geometry.
+  pullThreshold: () => Number(config.pullThreshold),
   scale: () => frame.scale,
 });
 
@@ -207,19 +207,9 @@ function explain(record) {
   return "content grew, the offset did not move";
 }
 
-/** The config values a `configChanged` event carries, whatever shape its data has. */
+/** The settings a `configChanged` event carries: `data.changed`, each key with its new value. */
 function configFromEvent(data) {
-  if (!data || typeof data !== "object") return {};
-  const found = {};
-  for (const source of [data, data.changed, data.changes, data.config]) {
-    if (!source || typeof source !== "object" || Array.isArray(source)) continue;
-    for (const [key, value] of Object.entries(source)) {
-      // Accept {"key": value} and {"key": {"from": old, "to": new}} alike.
-      if (value && typeof value === "object" && "to" in value) found[key] = value.to;
-      else if (value === null || typeof value !== "object") found[key] = value;
-    }
-  }
-  return found;
+  return data?.changed ?? {};
 }
 
 function applyConfig(partial, replace) {

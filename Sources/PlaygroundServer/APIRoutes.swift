@@ -2,7 +2,7 @@ import Foundation
 import LWSTransport
 import ScrollCore
 
-/// `GET /healthz`, `/api/sessions` and `/api/events` (SPEC §7).
+/// `GET /healthz`, `/api/sessions` and `/api/events`.
 enum APIRoutes {
     /// The most events one `/api/events` answer holds.
     static let maxEventsPerRequest = 10_000

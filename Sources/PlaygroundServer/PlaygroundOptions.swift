@@ -1,6 +1,6 @@
 import ScrollCore
 
-/// Everything `scroll-playground serve` can be told (SPEC §8).
+/// Everything `scroll-playground serve` can be told.
 public struct PlaygroundOptions: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080

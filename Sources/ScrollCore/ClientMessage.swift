@@ -1,4 +1,4 @@
-/// A message from the page to the server (SPEC §5).
+/// A message from the page to the server.
 public enum ClientMessage: Equatable, Sendable {
     /// The first message: opens or resumes a session.
     case hello(Hello)
@@ -80,7 +80,7 @@ public struct GeometryReport: Equatable, Sendable, Codable {
     }
 }
 
-/// The §5 error codes.
+/// The error codes of `error` messages and `protocolError` events.
 public enum ErrorCode: String, Equatable, Sendable, CaseIterable {
     /// The text is not JSON.
     case badJSON = "bad_json"
@@ -106,7 +106,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
     public var code: ErrorCode
     public var message: String
     public var ref: Int?
-    /// The setting (SPEC §4 name) a refused `config` or `hello.config` failed on.
+    /// The setting (its camelCase name) a refused `config` or `hello.config` failed on.
     public var field: String?
 
     public init(_ code: ErrorCode, _ message: String, ref: Int? = nil, field: String? = nil) {
@@ -126,7 +126,7 @@ extension ClientMessage {
         try decode(Array(bytes))
     }
 
-    /// Decodes one text frame, mapping every failure to its §5 error code.
+    /// Decodes one text frame, mapping every failure to its error code.
     public static func decode(_ bytes: [UInt8]) throws(ProtocolError) -> ClientMessage {
         if let report = bytes.withUnsafeBufferPointer(JSONParser.parseGeometryMessage) {
             return .geometry(report)

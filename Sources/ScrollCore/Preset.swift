@@ -1,4 +1,4 @@
-/// A published SwiftUI scroll design the server reproduces, or the recommended `playground` (SPEC §4).
+/// A published SwiftUI scroll design the server reproduces, or the recommended `playground`.
 public enum Preset: String, Equatable, Hashable, Sendable, Codable, CaseIterable {
     /// `CustomScrollView` with `reachToBottom`: GeometryReader + PreferenceKey.
     case customScrollView

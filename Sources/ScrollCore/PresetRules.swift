@@ -32,7 +32,7 @@ public struct RuleVerdict: Equatable, Sendable {
 }
 
 extension Preset {
-    /// Runs this preset's detection rules (SPEC §4) on one geometry.
+    /// Runs this preset's detection rules on one geometry.
     ///
     /// `refreshing` is the session's refresh indicator: some designs ignore or freeze the pull meanwhile.
     public func evaluate(

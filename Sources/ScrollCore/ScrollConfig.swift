@@ -1,4 +1,4 @@
-/// Every tunable setting of a session (SPEC §4), with its default.
+/// Every tunable setting of a session, with its default.
 public struct ScrollConfig: Equatable, Hashable, Sendable {
     /// Which design's rules decide.
     public var preset: Preset = .playground

@@ -101,7 +101,7 @@ public struct ScrollGeometry: Equatable, Hashable, Sendable, Codable {
     }
 }
 
-/// One axis of a `ScrollGeometry`, and the values the rules derive from it (SPEC §2).
+/// One axis of a `ScrollGeometry`, and the values the rules derive from it.
 public struct AxisGeometry: Equatable, Sendable {
     /// `contentOffset.y` (or `.x`).
     public var offset: Double

@@ -1,4 +1,4 @@
-/// A message from the server to the page (SPEC §5).
+/// A message from the server to the page.
 public enum ServerMessage: Equatable, Sendable {
     /// The session is open: its id, resume token, settings and the presets on offer.
     case welcome(session: String, resume: String, config: ScrollConfig)
@@ -101,7 +101,7 @@ public struct StateMessage: Equatable, Sendable {
     public var origin: ScrollPoint?
 }
 
-/// An event as the core decides it: the server adds `seq`, `time` and `session` (SPEC §7).
+/// An event as the core decides it: the server adds `seq`, `time` and `session`.
 public struct LogEntry: Equatable, Sendable {
     public var name: EventName
     /// The geometry that caused it, if one did.
@@ -115,7 +115,7 @@ public struct LogEntry: Equatable, Sendable {
     }
 }
 
-/// A complete event record (SPEC §7).
+/// A complete event record.
 public struct EventRecord: Equatable, Sendable {
     /// Increases across the whole server.
     public var seq: Int
@@ -132,7 +132,7 @@ public struct EventRecord: Equatable, Sendable {
     }
 }
 
-/// The names of §7's events.
+/// The names of the server's events (README, "Events").
 public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     /// A session started with `hello`.
     case sessionOpened

@@ -1,5 +1,5 @@
 extension SessionState {
-    /// Applies one event and returns what the transport must do, in order (SPEC §3–§5).
+    /// Applies one event and returns what the transport must do, in order.
     ///
     /// `now` is a monotonic clock in milliseconds, supplied by the caller so tests and replays control time.
     public mutating func reduce(_ event: SessionEvent, now: Int64) -> [SessionEffect] {

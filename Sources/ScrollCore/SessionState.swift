@@ -1,4 +1,4 @@
-/// Everything the server knows about one session (SPEC §3).
+/// Everything the server knows about one session.
 public struct SessionState: Equatable, Sendable {
     /// The session's id, e.g. `s3`.
     public let id: String

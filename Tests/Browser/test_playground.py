@@ -1,4 +1,4 @@
-"""The playground page in a real browser against the real server (SPEC §5, §6, issue 4).
+"""The playground page in a real browser against the real server.
 
 Every test starts its own server on a free port with short latencies and waits on conditions with
 bounds (Playwright's expect / wait_for_function); the page only renders what the server decides.

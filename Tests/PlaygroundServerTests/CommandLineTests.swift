@@ -3,7 +3,7 @@ import LWSTransport
 import ScrollCore
 import Testing
 
-/// The executable's flags (SPEC §8): one clear line and exit 2 for anything it cannot follow.
+/// The executable's flags: one clear line and exit 2 for anything it cannot follow.
 @Suite(.timeLimit(.minutes(1)))
 struct CommandLineTests {
     @Test func helpListsEveryFlag() throws {

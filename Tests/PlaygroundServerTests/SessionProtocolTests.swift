@@ -3,7 +3,7 @@ import LWSTransport
 import ScrollCore
 import Testing
 
-/// The §5 protocol over real sockets against the real executable.
+/// The playground protocol over real sockets against the real executable.
 @Suite(.timeLimit(.minutes(1)))
 struct SessionProtocolTests {
     static let fast: JSONValue = ["loadLatencyMs": 30, "refreshLatencyMs": 30]

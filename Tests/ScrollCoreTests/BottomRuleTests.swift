@@ -2,8 +2,8 @@ import Testing
 
 @testable import ScrollCore
 
-/// Every preset's bottom rule at its boundary (SPEC §4), with content 2000 px in an 800 px viewport and
-/// the default `bottomThreshold` of 50. Only `playground` has the 0.5 px slack of §2; the published
+/// Every preset's bottom rule at its boundary, with content 2000 px in an 800 px viewport and
+/// the default `bottomThreshold` of 50. Only `playground` has the 0.5 px slack; the published
 /// designs compare exactly as written.
 struct BottomRuleTests {
     /// Sends one geometry at `y` to a fresh session and checks that it starts a load or does nothing else.

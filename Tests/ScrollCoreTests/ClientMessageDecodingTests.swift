@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Decoding client messages (SPEC §5), and the error code each kind of bad message maps to.
+/// Decoding client messages, and the error code each kind of bad message maps to.
 struct ClientMessageDecodingTests {
     func decode(_ text: String) throws(ProtocolError) -> ClientMessage {
         try ClientMessage.decode(Array(text.utf8))

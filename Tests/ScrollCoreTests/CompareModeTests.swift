@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Compare mode (SPEC §4): every geometry also runs through the other presets' rules, without side effects.
+/// Compare mode: every geometry also runs through the other presets' rules, without side effects.
 struct CompareModeTests {
     static func disagreement(_ about: String, yes: [Preset], no: [Preset], seq: Int) -> SessionEffect {
         .log(

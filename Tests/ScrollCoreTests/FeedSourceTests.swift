@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Item sources: the synthetic feed and `--items` lists (SPEC §8, issue item 6).
+/// Item sources: the synthetic feed and `--items` lists.
 struct FeedSourceTests {
     func parse(_ text: String) -> Result<FeedSource, FeedFileError> {
         do {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Latency, jitter and failure rate come from the config and the seeded generator (SPEC §3).
+/// Latency, jitter and failure rate come from the config and the seeded generator.
 struct LatencyAndFailureTests {
     @Test func failureRateOneLogsLoadMoreFailedLeavesTheItemsAndALaterTriggerRetries() {
         var h = Harness(["failureRate": 1])

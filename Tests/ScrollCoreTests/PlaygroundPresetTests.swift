@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// `playground`'s bottom rule: edge-triggered, re-armed when a page lands, insets and both axes (SPEC §4).
+/// `playground`'s bottom rule: edge-triggered, re-armed when a page lands, insets and both axes.
 /// Here every item is 50 px tall, so the content is `items × 50` px in an 800 px viewport.
 struct PlaygroundPresetTests {
     @Test func shortContentLoadsPageAfterPageUntilTheFeedEndsThenStops() {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Pull-to-refresh: progress and indicator (SPEC §4), and `playground`'s release gate with hysteresis.
+/// Pull-to-refresh: progress and indicator, and `playground`'s release gate with hysteresis.
 struct PullToRefreshTests {
     /// `progress = clamp(pull / pullThreshold, 0, 1)`; indicator height `threshold × progress`,
     /// scale `0.6 + 0.4 × progress`, opacity `progress`.
@@ -44,7 +44,7 @@ struct PullToRefreshTests {
             ])
     }
 
-    /// §2's 0.5 px slack: 67.5 px arms, 67.4 px does not.
+    /// `playground`'s 0.5 px slack: 67.5 px arms, 67.4 px does not.
     @Test(arguments: [(67.5, true), (67.4, false)])
     func playgroundArmingAllowsHalfAPixel(pull: Double, armed: Bool) {
         var h = Harness()

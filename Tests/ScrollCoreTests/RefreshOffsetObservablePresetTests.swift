@@ -3,7 +3,7 @@ import Testing
 @testable import ScrollCore
 
 /// `refreshOffsetObservable`: fires without release past `-pullThreshold` (100 by default), a fixed
-/// `refreshing` hold, and `scrollToTop` at exactly (0, 0) (SPEC §4).
+/// `refreshing` hold, and `scrollToTop` at exactly (0, 0).
 struct RefreshOffsetObservablePresetTests {
     /// Its indicator: visible while y < 0, height |y|, scale min(|y| / 50, 1).
     static func indicator(y: Double, bottomVisible: Bool = false) -> IndicatorState {

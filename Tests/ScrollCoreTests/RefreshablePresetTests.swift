@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// `refreshable`: edge-triggered bottom, release-gated pull with insets (SPEC §4).
+/// `refreshable`: edge-triggered bottom, release-gated pull with insets.
 struct RefreshablePresetTests {
     @Test func edgeFiresOnceWhileTheUserStaysAtTheBottom() {
         var h = Harness(["preset": "refreshable"])

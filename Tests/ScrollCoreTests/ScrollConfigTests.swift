@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// The §4 settings: defaults, validation, and the two spellings (JSON camelCase, command-line text).
+/// The session settings: defaults, validation, and the two spellings (JSON camelCase, command-line text).
 struct ScrollConfigTests {
     func applying(_ fields: [String: JSONValue]) -> Result<ScrollConfig, ConfigError> {
         var config = ScrollConfig()
@@ -159,7 +159,7 @@ struct ScrollConfigTests {
         }
     }
 
-    /// §8: every §4 default is a kebab-case flag; JSON uses camelCase.
+    /// Every setting is a kebab-case flag; JSON uses camelCase.
     @Test func everySettingHasItsFlagAndHelp() {
         #expect(
             ScrollConfig.settings.map(\.flag) == [

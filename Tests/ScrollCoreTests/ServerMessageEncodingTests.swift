@@ -3,10 +3,10 @@ import Testing
 
 @testable import ScrollCore
 
-/// Server messages on the wire (SPEC §5): every message the core produces is JSON that Foundation reads
-/// back to the fields the SPEC names.
+/// Server messages on the wire: every message the core produces is JSON that Foundation reads
+/// back to the fields the protocol names (docs/protocol.md).
 struct ServerMessageEncodingTests {
-    /// The §5 shape of a message, written from the SPEC's field list, independently of the encoder.
+    /// The shape of a message, written from the protocol's field list, independently of the encoder.
     static func expected(_ message: ServerMessage) -> JSONValue {
         switch message {
         case .welcome(let session, let resume, let config):

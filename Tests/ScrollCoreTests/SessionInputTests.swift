@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// What happens on a connection, mapped to decisions (shared by the server and replay; SPEC §5, §7).
+/// What happens on a connection, mapped to decisions (shared by the server and replay).
 struct SessionInputTests {
     func handle(_ input: SessionInput, on h: inout Harness) -> [SessionEffect] {
         h.session.handle(input, now: h.now, maxMessageBytes: 65536)

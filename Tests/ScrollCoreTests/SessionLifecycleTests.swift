@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// `hello`, `config` and the messages a session sends before any scrolling (SPEC §3, §5).
+/// `hello`, `config` and the messages a session sends before any scrolling.
 struct SessionLifecycleTests {
     /// The `state` of a freshly opened session with the synthetic feed's first page.
     static func openingState(_ preset: Preset = .playground, itemCount: Int = 30) -> StateMessage {
@@ -17,7 +17,7 @@ struct SessionLifecycleTests {
             origin: preset == .offsetObserving ? .zero : nil)
     }
 
-    /// A refused message: the `error` reply and the `protocolError` event (SPEC §5, §7).
+    /// A refused message: the `error` reply and the `protocolError` event.
     /// A setting's refusal also names the setting, so the page can show it beside the field.
     static func refused(_ message: String, field: String? = nil) -> [SessionEffect] {
         var data: [String: JSONValue] = ["code": "bad_message", "message": .string(message)]

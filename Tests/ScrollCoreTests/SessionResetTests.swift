@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// `reset`: back to the initial items, with whatever is in flight cancelled (SPEC §5).
+/// `reset`: back to the initial items, with whatever is in flight cancelled.
 struct SessionResetTests {
     @Test func resetRestoresTheInitialItems() {
         var h = Harness()

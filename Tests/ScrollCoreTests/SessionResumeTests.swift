@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Resume (SPEC §5): `welcome` with the same id, the `items` messages missed since `lastRev` (or one
+/// Resume: `welcome` with the same id, the `items` messages missed since `lastRev` (or one
 /// `replace`), then `state`.
 struct SessionResumeTests {
     /// A session at rev 3: the first page (1), page 2 (2), a refresh (3).

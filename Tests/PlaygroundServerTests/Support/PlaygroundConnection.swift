@@ -3,7 +3,7 @@ import LWSTransport
 import ScrollCore
 import Testing
 
-/// A page stand-in speaking the §5 protocol over a real WebSocket, with bounded waits.
+/// A page stand-in speaking the playground protocol over a real WebSocket, with bounded waits.
 final class PlaygroundConnection {
     let client: WebSocketClient
     /// Messages received but not yet asked for, in order.

@@ -110,7 +110,7 @@ extension StateMessage {
     }
 }
 
-/// The indicator of `refreshable`, `refreshableLegacy` and `playground` for a pull progress (SPEC §4).
+/// The indicator of `refreshable`, `refreshableLegacy` and `playground` for a pull progress.
 func pullIndicator(progress: Double, threshold: Double = 68, bottomVisible: Bool = false) -> IndicatorState {
     IndicatorState(
         topVisible: progress > 0, topHeight: threshold * progress, topScale: 0.6 + 0.4 * progress, topOpacity: progress,
