@@ -22,11 +22,32 @@ public enum LWSLog {
 
     /// Sends one line of the transport's own (not libwebsockets') through the current handler.
     public static func report(_ line: String) {
+        deliver(line)
+    }
+
+    /// Also hands every line to `observer` while `body` runs, besides the handler: a test can watch the
+    /// process-wide log without taking it from the other tests running beside it.
+    static func observing<T>(_ observer: @escaping @Sendable (String) -> Void, during body: () throws -> T) rethrows
+        -> T
+    {
+        installIfNeeded()
+        let key = observers.withLock { observers in
+            observers.next += 1
+            observers.all[observers.next] = observer
+            return observers.next
+        }
+        defer { _ = observers.withLock { $0.all.removeValue(forKey: key) } }
+        return try body()
+    }
+
+    private static func deliver(_ line: String) {
         let handler = state.withLock { $0 }
         handler?(line)
+        for observer in observers.withLock({ Array($0.all.values) }) { observer(line) }
     }
 
     private static let state = Locked<(@Sendable (String) -> Void)?>(standardError)
+    private static let observers = Locked<(next: Int, all: [Int: @Sendable (String) -> Void])>((0, [:]))
 
     // lws's level and emitter are process-wide; set them once, before the first context.
     // The corresponding C function is lws_set_log_level; it keeps the function pointer forever.
@@ -42,8 +63,7 @@ public enum LWSLog {
                 guard let emitted = LWSLog.repeats.withLock({ $0.admit(text, now: ContinuousClock.now) }) else {
                     return
                 }
-                let handler = LWSLog.state.withLock { $0 }
-                for line in emitted { handler?(line) }
+                for line in emitted { LWSLog.deliver(line) }
             })
     }()
 

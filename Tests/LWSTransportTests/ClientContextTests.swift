@@ -3,7 +3,7 @@ import Testing
 @testable import LWSTransport
 
 /// The multi-connection client context the load generator builds on.
-@Suite struct ClientContextTests {
+@Suite(.timeLimit(.minutes(2))) struct ClientContextTests {
     @Test func oneContextHoldsManyConnections() throws {
         let connections = 300
         let server = try TestServer { $0.maxConnections = connections }

@@ -3,7 +3,7 @@ import Testing
 @testable import LWSTransport
 
 /// The file mount: MIME types, 404s, and what must never be served.
-@Suite struct StaticFileTests {
+@Suite(.timeLimit(.minutes(2))) struct StaticFileTests {
     @Test(arguments: [
         ("/", "text/html"),
         ("/index.html", "text/html"),

@@ -3,7 +3,7 @@ import Testing
 @testable import LWSTransport
 
 /// Subprotocol binding, the Origin check, the path check and the connection limit.
-@Suite struct WebSocketHandshakeTests {
+@Suite(.timeLimit(.minutes(2))) struct WebSocketHandshakeTests {
     @Test func connectsWithTheSubprotocol() throws {
         let server = try TestServer()
         let client = try WebSocketClient.connect(port: server.port, subprotocol: "scroll-playground.v1")

@@ -3,7 +3,7 @@ import Testing
 @testable import LWSTransport
 
 /// Reassembly, the size limit, binary frames, closing, and the outbound queue.
-@Suite struct WebSocketMessageTests {
+@Suite(.timeLimit(.minutes(2))) struct WebSocketMessageTests {
     @Test func messageLargerThanTheReceiveBufferIsReassembled() throws {
         let server = try TestServer()
         let client = try WebSocketClient.connect(port: server.port)

@@ -139,7 +139,7 @@ struct LimitsTests {
     // MARK: Outbound
 
     @Test func aClientThatNeverReadsIsClosed1008AndResumesWithNothingLost() throws {
-        let server = try ServerProcess(["--max-outbound", "131072", "--load-latency-ms", "1"])
+        let server = try ServerProcess(["--max-outbound", "131072", "--load-latency-ms", "1", "--log-format", "json"])
         let reader = try RawWebSocket(port: server.port, receiveBuffer: 4096)
         try reader.send(#"{"type":"hello","version":1,"config":{"maxItems":0}}"#)
         let welcome = try JSONParser.parse(try reader.receive(until: { $0.contains("\"welcome\"") }))
@@ -157,9 +157,8 @@ struct LimitsTests {
         } catch RawWebSocket.Failure.closedByPeer {
             // The server dropped it already.
         }
-        let closed = try #require(server.waitForLine(timeout: 30) { $0.contains("sessionClosed") })
-        #expect(closed.contains("code=1008"))
-        #expect(closed.contains("resumable=true"))
+        let closed = try #require(server.waitForEvent("sessionClosed", timeout: 30))
+        #expect(closed["data"] == ["code": 1008, "resumable": true])
         reader.drop()
 
         // Everything loaded in the meantime comes back on resume.

@@ -88,7 +88,7 @@ struct LogAmplificationTests {
 
     @Test func refusalsPastTwentyASecondClose1008OnceAndTheSessionResumes() throws {
         let folder = LogFolder()
-        let server = try ServerProcess(["--log-dir", folder.path])
+        let server = try ServerProcess(["--log-dir", folder.path, "--log-format", "json"])
         let page = try PlaygroundConnection(port: server.port)
         let welcome = try page.hello().welcome
         let session = try #require(welcome["session"]?.string)
@@ -98,7 +98,9 @@ struct LogAmplificationTests {
         let errors = messages.filter { $0["type"] == "error" }.compactMap { $0["code"]?.string }
         // The 21st refusal in a second is answered and then the connection is closed.
         #expect(errors == Array(repeating: "bad_json", count: 21) + ["too_many_errors"])
-        #expect(server.waitForLine { $0.contains("\(session) protocolError code=too_many_errors") } != nil)
+        let flood = try #require(
+            server.waitForEvent("protocolError", of: session) { $0["data"]?["code"] == "too_many_errors" })
+        #expect(flood["data"]?["message"] == "too many refused messages in one second: the connection closes (1008)")
 
         let resumed = try PlaygroundConnection(port: server.port)
         let again = try resumed.hello(resume: welcome["resume"]?.string)

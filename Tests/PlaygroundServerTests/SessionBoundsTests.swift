@@ -7,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct SessionBoundsTests {
     @Test func heldSessionsAreCappedByEvictingTheOneWaitingLongest() throws {
-        let server = try ServerProcess(["--max-sessions", "3"])
+        let server = try ServerProcess(["--max-sessions", "3", "--log-format", "json"])
         var tokens: [String] = []
         var ids: [String] = []
         for _ in 0..<3 {
@@ -17,11 +17,13 @@ struct SessionBoundsTests {
             ids.append(try #require(welcome["session"]?.string))
             page.client.close()
             _ = try page.client.waitForClose()
-            #expect(server.waitForLine { $0.contains("\(ids.last!) sessionClosed") } != nil)
+            #expect(server.waitForEvent("sessionClosed", of: ids.last!) != nil)
         }
         let fourth = try PlaygroundConnection(port: server.port)
         try fourth.hello()
-        #expect(server.waitForLine { $0.contains("\(ids[0]) sessionEvicted") } != nil)
+        let evicted = try #require(server.waitForEvent("sessionEvicted"))
+        #expect(evicted["session"]?.string == ids[0])
+        #expect(evicted["data"] == ["reason": "maxSessions", "maxSessions": 3])
         let listed = try JSONParser.parse(HTTPProbe.get(port: server.port, path: "/api/sessions").text)
         #expect(listed["sessions"]?.array?.count == 3)
         #expect(listed["sessions"]?.array?.contains { $0["id"]?.string == ids[0] } == false)

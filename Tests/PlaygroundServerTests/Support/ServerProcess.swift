@@ -1,4 +1,5 @@
 import Foundation
+import ScrollCore
 import Testing
 
 /// The real `scroll-playground` executable, started on a free port for one test.
@@ -141,6 +142,19 @@ final class ServerProcess: @unchecked Sendable {
             if outputClosed { return nil }
             guard condition.wait(until: deadline) else { return lines.first(where: predicate) }
         }
+    }
+
+    /// The first event named `name` (of `session`, matching `predicate`) on standard output, for a server
+    /// started with `--log-format json`.
+    func waitForEvent(
+        _ name: String, of session: String? = nil, timeout: TimeInterval = 10,
+        where predicate: (JSONValue) -> Bool = { _ in true }
+    ) -> JSONValue? {
+        func matches(_ event: JSONValue) -> Bool {
+            event["name"]?.string == name && (session == nil || event["session"]?.string == session) && predicate(event)
+        }
+        return waitForLine(timeout: timeout) { line in (try? JSONParser.parse(line)).map(matches) ?? false }
+            .flatMap { try? JSONParser.parse($0) }
     }
 
     /// Sends `signal` and waits (bounded) for the exit status.
