@@ -49,8 +49,13 @@ enum IdleBench {
 
         let pool = try SessionPool(count: sessions, preset: preset, expectedSamples: 0)
         let receiver = pool.receiver
-        let connectSeconds = pool.connectAll(to: target, timeoutSeconds: 60 + Double(sessions) / 50)
+        let timeout = 60 + Double(sessions) / 50
+        let connectSeconds = pool.connectAll(to: target, timeoutSeconds: timeout)
         let ready = receiver.ready.load(ordering: .relaxed)
+        guard ready > 0 else {
+            pool.closeAll(waitSeconds: 1)
+            throw pool.noSessionReady(at: target, timeoutSeconds: timeout)
+        }
         // Held idle: the first sample after the welcome/items/state burst has been written.
         Monotonic.sleep(seconds: 1)
         let heldStart = target.pid.flatMap { ProcessSample(pid: $0) }

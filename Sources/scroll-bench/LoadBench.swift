@@ -65,14 +65,12 @@ enum LoadBench {
         let expected = Int(Double(sessions) * rate * duration * 1.05) + 1024
         let pool = try SessionPool(count: sessions, preset: preset, expectedSamples: expected)
         let receiver = pool.receiver
-        let connectSeconds = pool.connectAll(to: target, timeoutSeconds: 30 + Double(sessions) / 100)
+        let timeout = 30 + Double(sessions) / 100
+        let connectSeconds = pool.connectAll(to: target, timeoutSeconds: timeout)
         let ready = receiver.ready.load(ordering: .relaxed)
         guard ready > 0 else {
             pool.closeAll(waitSeconds: 1)
-            let failures = receiver.connectFailures.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
-            throw BenchError(
-                "no session could connect to \(target.host):\(target.port)\(target.path): \(failures) "
-                    + (target.process?.standardErrorTail ?? ""))
+            throw pool.noSessionReady(at: target, timeoutSeconds: timeout)
         }
 
         let origin = Monotonic.now()

@@ -34,6 +34,8 @@ final class Receiver: @unchecked Sendable {
     /// Messages received in the window, by kind, and their bytes.
     private(set) var receivedByKind = [Int](repeating: 0, count: MessageScanner.Kind.allCases.count)
     private(set) var receivedBytes = 0
+    /// The kinds of message that arrived at all (for an error when no session was welcomed).
+    private(set) var receivedKinds: Set<String> = []
     /// Geometries answered by the `state` of a later one (the server coalesced or skipped their own).
     private(set) var superseded = 0
     private(set) var errorCodes: [String: Int] = [:]
@@ -77,26 +79,26 @@ final class Receiver: @unchecked Sendable {
         let inWindow = now >= windowStart.load(ordering: .relaxed) && now < windowEnd.load(ordering: .relaxed)
         var text = text
         text.withUTF8 { bytes in
-            let scanner = MessageScanner(bytes: bytes)
-            let kind = scanner.kind
+            let message = MessageFields(bytes)
+            if receivedKinds.count < MessageScanner.Kind.allCases.count { receivedKinds.insert(message.kind.name) }
             if inWindow {
-                receivedByKind[kind.rawValue] += 1
+                receivedByKind[message.kind.rawValue] += 1
                 receivedBytes += bytes.count
             }
-            switch kind {
+            switch message.kind {
             case .state:
-                if let ack = scanner.integer(after: #""ack":"#) { acknowledge(index, ack, at: now) }
+                if let ack = message.ack { acknowledge(index, ack, at: now) }
             case .pong:
-                if let id = scanner.integer(after: #""id":"#) { pong(index, id, at: now) }
+                if let id = message.id { pong(index, id, at: now) }
             case .items:
-                if let total = scanner.integer(after: #""total":"#, fromEnd: true) { board.setItemCount(index, total) }
+                if let total = message.total { board.setItemCount(index, total) }
             case .welcome:
                 if board.status(index) == .helloSent {
                     board.setStatus(index, .ready)
                     ready.add(1, ordering: .relaxed)
                 }
             case .error:
-                errorCodes[scanner.string(after: #""code":""#) ?? "?", default: 0] += 1
+                errorCodes[message.code ?? "?", default: 0] += 1
             case .event, .command, .other:
                 break
             }

@@ -86,6 +86,23 @@ final class SessionPool {
         return Double(Monotonic.now() - started) / 1e9
     }
 
+    /// Why no session became ready within the connect timeout: the sockets failed, or they opened and the
+    /// server never welcomed them (it does not speak the playground protocol, or answers in a way the bench
+    /// cannot read).
+    func noSessionReady(at target: Target, timeoutSeconds: Double) -> BenchError {
+        let place = "\(target.host):\(target.port)\(target.path)"
+        let opened = receiver.opened.load(ordering: .relaxed)
+        guard opened == 0 else {
+            let kinds = receiver.receivedKinds.sorted().joined(separator: ", ")
+            return BenchError(
+                "\(opened) WebSocket(s) opened at \(place) but no welcome arrived within \(Int(timeoutSeconds)) s "
+                    + "(messages seen: \(kinds.isEmpty ? "none" : kinds)): does it speak the playground protocol?")
+        }
+        let failures = receiver.connectFailures.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+        return BenchError(
+            "no session could connect to \(place): \(failures) " + (target.process?.standardErrorTail ?? ""))
+    }
+
     /// Closes every session with 1000 (waiting up to `waitSeconds` for the closing handshakes),
     /// then ends the client context and its thread.
     func closeAll(waitSeconds: Double = 5) {
