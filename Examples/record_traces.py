@@ -6,7 +6,7 @@ sends, lays them out (content height = sum of item heights), and reports geometr
 the browser page does, including the pull simulation's negative offsets and the release. The server runs
 with --log-dir, and its trace of the session is copied here.
 
-Usage (after `swift build`):  .venv/bin/python Examples/record_traces.py
+Usage (after `swift build`):  .venv/bin/python Examples/record_traces.py [NAME ...]  (default: all)
 Needs the `websockets` package (in Tests/Browser/requirements.txt).
 """
 import asyncio
@@ -15,6 +15,7 @@ import pathlib
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import websockets
@@ -197,6 +198,20 @@ async def refresh_while_load_in_flight(page):
     await page.rest(60)
 
 
+async def failure_at_the_bottom(page):
+    # A tall window and short pages: the end of the feed stays in view, so the user rests at the bottom
+    # (a finger on the screen: a geometry every frame) while half the loads fail.
+    page.viewport = 2000.0
+    await page.hello(
+        "playground", initialCount=3, pageSize=2, maxItems=15, loadLatencyMs=100, failureRate=0.5,
+        retryBaseMs=200, retryMaxMs=1000, seed=4)
+    frames = 0
+    while len(page.items) < 15 and frames < 900:
+        await page.frame()
+        frames += 1
+    await page.rest(30)
+
+
 GESTURES = {
     "fast-fling-to-bottom": fast_fling_to_bottom,
     "short-content": short_content,
@@ -206,6 +221,7 @@ GESTURES = {
     "fractional-pixels-from-zoom": fractional_pixels_from_zoom,
     "horizontal-offset-while-scrolling": horizontal_offset_while_scrolling,
     "refresh-while-load-in-flight": refresh_while_load_in_flight,
+    "failure-at-the-bottom": failure_at_the_bottom,
 }
 
 
@@ -226,8 +242,9 @@ async def record(name, gesture):
 
 async def main():
     OUT.mkdir(parents=True, exist_ok=True)
-    for name, gesture in GESTURES.items():
-        await record(name, gesture)
+    names = sys.argv[1:] or list(GESTURES)
+    for name in names:
+        await record(name, GESTURES[name])
         print(f"recorded {name}")
 
 

@@ -8,6 +8,7 @@ import { el, prefersReducedMotion } from "./dom.js";
 const MIN_SPINNER_PX = 44; // room for the spinner while refreshing when the server's height is smaller
 const NEW_ITEM_HIGHLIGHT_MS = 1600;
 const REFRESH_FAILED_MS = 6000;
+const COUNTDOWN_TICK_MS = 100;
 
 /** Events (EventTarget): `items` (detail: {op, rev, count}) after an items message is applied. */
 export class FeedRenderer extends EventTarget {
@@ -24,6 +25,9 @@ export class FeedRenderer extends EventTarget {
     this.refreshShift = 0;
     this.state = null;
     this.failedPage = null; // the page whose load failed, while its row shows
+    this.loadFailure = null; // state.loadFailure as last shown
+    this.retryDeadline = null; // performance.now() when the scheduled retry starts
+    this.countdownTimer = null;
     this.refreshFailedTimer = null;
     this.scroller.addEventListener("scroll", () => this.hideNewItemsIfSeen(), { passive: true });
     this.scroller.addEventListener("keydown", (event) => this.onKeyDown(event));
@@ -44,15 +48,14 @@ export class FeedRenderer extends EventTarget {
   applyEvent(record) {
     const data = record.data ?? {};
     switch (record.name) {
-      case "loadMoreStarted":
-        this.showLoadFailed(null);
-        break;
       case "loadMoreFinished":
         this.announce(`${data.added ?? 0} items loaded${data.hasMore === false ? ", end of feed" : ""}`);
         break;
       case "loadMoreFailed":
-        this.showLoadFailed(data.page ?? null);
         this.announce(`Couldn't load page ${data.page ?? ""}`.trim());
+        break;
+      case "loadMoreGaveUp":
+        this.announce(`Gave up on page ${data.page ?? ""}`.trim());
         break;
       case "refreshStarted":
         this.showRefreshFailed(false);
@@ -65,18 +68,51 @@ export class FeedRenderer extends EventTarget {
         this.announce("Couldn't refresh");
         break;
       case "sessionReset":
-        this.showLoadFailed(null);
         this.showRefreshFailed(false);
         break;
       default:
     }
   }
 
-  /** A failed page is a row at the end of the feed, with a retry (the page is what it says it is). */
-  showLoadFailed(page) {
-    this.failedPage = page;
-    this.loadFailed.hidden = page === null;
-    if (page !== null) this.loadFailedText.textContent = `Couldn't load page ${page}`;
+  /**
+   * A failed page is a row at the end of the feed, drawn from `state.loadFailure`: what the server's
+   * retry policy decided. `manual`: Retry. `none`: no Retry. `scheduled`: a countdown to the automatic
+   * retry, and Retry now. `gaveUp`: the retries are used up, Retry.
+   */
+  showLoadFailure(failure) {
+    const next = failure && typeof failure === "object" ? failure : null;
+    this.loadFailure = next;
+    this.failedPage = next ? next.page ?? null : null;
+    this.loadFailed.hidden = next === null;
+    this.loadFailed.dataset.next = next?.next ?? "";
+    clearInterval(this.countdownTimer);
+    this.countdownTimer = null;
+    this.retryDeadline = null;
+    if (!next) return;
+    this.retryButton.hidden = next.next === "none";
+    this.retryButton.textContent = next.next === "scheduled" ? "Retry now" : "Retry";
+    if (next.next === "scheduled" && Number.isFinite(next.retryInMs)) {
+      this.retryDeadline = performance.now() + next.retryInMs;
+      this.countdownTimer = setInterval(() => this.drawLoadFailure(), COUNTDOWN_TICK_MS);
+    }
+    this.drawLoadFailure();
+  }
+
+  drawLoadFailure() {
+    const failure = this.loadFailure;
+    if (!failure) return;
+    let text = `Couldn't load page ${failure.page}`;
+    if (failure.next === "scheduled") {
+      const left = Math.max(0, this.retryDeadline === null ? 0 : this.retryDeadline - performance.now());
+      text += ` · retry ${failure.retry} of ${failure.retryMax} in ${(left / 1000).toFixed(1)} s`;
+      if (left === 0) {
+        clearInterval(this.countdownTimer);
+        this.countdownTimer = null;
+      }
+    } else if (failure.next === "gaveUp") {
+      text += ` · gave up after ${failure.failures} ${failure.failures === 1 ? "try" : "tries"}`;
+    }
+    if (this.loadFailedText.textContent !== text) this.loadFailedText.textContent = text;
   }
 
   /** A failed refresh: a short message at the top, gone after a few seconds or the next refresh. */
@@ -142,7 +178,6 @@ export class FeedRenderer extends EventTarget {
     this.rev = typeof message.rev === "number" ? message.rev : (this.rev ?? 0);
     if (typeof message.total === "number") this.total = message.total;
     if (typeof message.hasMore === "boolean") this.hasMore = message.hasMore;
-    if (message.op === "replace") this.showLoadFailed(null);
     this.updatePositions();
     this.updateEndOfFeed();
     this.dispatchEvent(new CustomEvent("items", { detail: { op: message.op, rev: this.rev, count: this.list.children.length } }));
@@ -271,6 +306,7 @@ export class FeedRenderer extends EventTarget {
     this.applyShift();
 
     this.bottomIndicator.hidden = !state.indicator?.bottom?.visible;
+    if (JSON.stringify(state.loadFailure ?? null) !== JSON.stringify(this.loadFailure)) this.showLoadFailure(state.loadFailure ?? null);
     const busy = String(Boolean(state.loadingNextPage || refreshing));
     if (this.list.getAttribute("aria-busy") !== busy) this.list.setAttribute("aria-busy", busy);
     if (typeof state.hasMore === "boolean" && state.hasMore !== this.hasMore) {

@@ -44,6 +44,7 @@ const feed = new FeedRenderer({
   newItems: byId("new-items"),
   loadFailed: byId("load-failed"),
   loadFailedText: byId("load-failed-text"),
+  retryButton: byId("load-retry"),
   refreshFailed: byId("refresh-failed"),
   announcer: byId("feed-announcer"),
 });

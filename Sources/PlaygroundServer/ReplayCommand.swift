@@ -238,6 +238,11 @@ enum ReplayReport {
                 ]
                 let suppressed = names.count { $0 == .loadMoreSuppressed }
                 if suppressed > 0 { parts.append("\(suppressed) suppressed") }
+                let failed = names.count { $0 == .loadMoreFailed }
+                if failed > 0 { parts.append("\(failed) failed") }
+                let retried = names.count { $0 == .loadMoreRetryStarted }
+                if retried > 0 { parts.append(retried == 1 ? "1 retry" : "\(retried) retries") }
+                if names.contains(.loadMoreGaveUp) { parts.append("gave up") }
                 if names.contains(.loadMoreCancelled) { parts.append("load cancelled") }
                 if names.contains(.scrollToTop) { parts.append("scrollToTop") }
                 return parts.joined(separator: ", ")

@@ -12,15 +12,21 @@ extension ScrollConfig {
     }
 
     /// A setting's value as `--help` shows it: with the presets that would change it (the pull
-    /// threshold's), e.g. `68, 100 for refreshOffsetObservable`.
+    /// threshold's, the retry policy's), e.g. `68; 100 for refreshOffsetObservable`.
     func commandLineDefault(_ name: String) -> String? {
         guard let value = commandLineText(name), name != "preset" else { return commandLineText(name) }
-        let others = Preset.allCases.compactMap { preset -> String? in
+        var others: [(text: String, presets: [String])] = []
+        for preset in Preset.allCases {
             var variant = self
             variant.preset = preset
-            guard let text = variant.commandLineText(name), text != value else { return nil }
-            return "\(text) for \(preset.rawValue)"
+            guard let text = variant.commandLineText(name), text != value else { continue }
+            if let index = others.firstIndex(where: { $0.text == text }) {
+                others[index].presets.append(preset.rawValue)
+            } else {
+                others.append((text, [preset.rawValue]))
+            }
         }
-        return ([value] + others).joined(separator: ", ")
+        let alternatives = others.map { "\($0.text) for \($0.presets.joined(separator: ", "))" }
+        return ([value] + alternatives).joined(separator: "; ")
     }
 }

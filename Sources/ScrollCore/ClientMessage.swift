@@ -4,7 +4,7 @@ public enum ClientMessage: Equatable, Sendable {
     case hello(Hello)
     /// The page's scroll geometry for one animation frame.
     case geometry(GeometryReport)
-    /// A partial settings update, applied at once (camelCase names, unknown ones ignored).
+    /// A partial settings update, applied at once (camelCase names; an unknown name refuses the whole message).
     case config([String: JSONValue])
     /// Refresh now, under the same guards as a pull.
     case refresh
@@ -14,6 +14,26 @@ public enum ClientMessage: Equatable, Sendable {
     case reset
     /// Round-trip probe; answered with `pong` carrying the same id.
     case ping(id: JSONValue)
+}
+
+extension ClientMessage {
+    /// The `type` of each message a page may send: what the decoder knows (docs/protocol.md lists them all).
+    public enum Kind: String, Equatable, Sendable, CaseIterable {
+        case hello, geometry, config, refresh, loadMore, reset, ping
+    }
+
+    /// This message's `type`.
+    public var kind: Kind {
+        switch self {
+        case .hello: .hello
+        case .geometry: .geometry
+        case .config: .config
+        case .refresh: .refresh
+        case .loadMore: .loadMore
+        case .reset: .reset
+        case .ping: .ping
+        }
+    }
 }
 
 /// The `hello` message.
@@ -140,23 +160,24 @@ extension ClientMessage {
         guard let fields = document.object else { throw ProtocolError(.badMessage, "a message must be a JSON object") }
         guard let typeValue = fields["type"] else { throw ProtocolError(.badMessage, "missing field \"type\"") }
         guard let type = typeValue.string else { throw ProtocolError(.badMessage, "field \"type\" must be a string") }
+        guard let kind = Kind(rawValue: type) else {
+            throw ProtocolError(.unknownType, "unknown message type \"\(ClientText.excerpt(type))\"")
+        }
         var reader = FieldReader(fields: fields)
-        switch type {
-        case "hello":
+        switch kind {
+        case .hello:
             return .hello(try reader.hello())
-        case "geometry":
+        case .geometry:
             return .geometry(try reader.geometry())
-        case "config":
+        case .config:
             var settings = fields
             settings["type"] = nil
             return .config(settings)
-        case "refresh": return .refresh
-        case "loadMore": return .loadMore
-        case "reset": return .reset
-        case "ping":
+        case .refresh: return .refresh
+        case .loadMore: return .loadMore
+        case .reset: return .reset
+        case .ping:
             return .ping(id: fields["id"] ?? .null)
-        default:
-            throw ProtocolError(.unknownType, "unknown message type \"\(ClientText.excerpt(type))\"")
         }
     }
 }

@@ -1,9 +1,12 @@
-/// Where the next page stands: nothing loading, one load in flight, or the feed exhausted and said so.
+/// Where the next page stands: nothing loading, one load in flight, its last load failed, or the feed
+/// exhausted and said so.
 public enum PageLoadPhase: Equatable, Sendable {
     /// No load in flight.
     case idle
     /// A page load is in flight.
     case inFlight(PageLoad)
+    /// The last load of the next page failed; the retry policy decided what happens next.
+    case failed(LoadFailure)
     /// The feed has no more items and `feedExhausted` was logged; it is logged again only after the feed
     /// had more (a setting changed, a reset).
     case exhausted
@@ -18,4 +21,10 @@ public struct PageLoad: Equatable, Sendable {
     public var willFail: Bool
     /// A suppressed trigger has been logged for it (once per load keeps the log readable).
     public var suppressionLogged = false
+    /// Earlier loads of this page that failed in a row.
+    public var failures = 0
+    /// Automatic retries used for this page since a person last asked.
+    public var retries = 0
+    /// When this page's loads started in the last second, this one included (core clock, ms).
+    public var recentStarts: [Int64] = []
 }

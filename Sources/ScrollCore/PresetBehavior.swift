@@ -15,6 +15,9 @@ public struct PresetBehavior: Equatable, Sendable {
     public var observesOrigin = false
     /// Pixels of tolerance in the bottom and pull comparisons, against fractional pixels from zoom.
     public var slack = 0.0
+    /// What happens after a page load fails, unless the session sets `retryPolicy`. The published designs
+    /// have no policy of their own: the page's Retry row is all they get (`manual`).
+    public var defaultRetryPolicy = RetryPolicy.manual
 }
 
 extension Preset {
@@ -30,7 +33,7 @@ extension Preset {
         case .playground:
             PresetBehavior(
                 cancelsLoadOnRefresh: true, suppressesLoadWhileRefreshing: true, rearmsBottomWhenItemsLand: true,
-                slack: AxisGeometry.slack)
+                slack: AxisGeometry.slack, defaultRetryPolicy: .backoff)
         }
     }
 }

@@ -30,12 +30,25 @@ public struct ScrollConfig: Equatable, Hashable, Sendable {
     public var seed: UInt64 = 1
     /// Whether every geometry is also run through the other presets' rules.
     public var compare: Bool = false
+    /// What happens after a page load fails, when set explicitly; otherwise the preset's default.
+    public var explicitRetryPolicy: RetryPolicy? = nil
+    /// `backoff`: the first retry's delay; each further retry doubles it.
+    public var retryBaseMs: Int = 1000
+    /// `backoff`: the longest delay between retries.
+    public var retryMaxMs: Int = 30_000
+    /// `backoff`: automatic retries of one page before giving up.
+    public var retryMax: Int = 5
 
     public init() {}
 
     /// The pull threshold in force: the explicit one, else the preset's default.
     public var pullThreshold: Double {
         explicitPullThreshold ?? preset.defaultPullThreshold
+    }
+
+    /// The retry policy in force: the explicit one, else the preset's default.
+    public var retryPolicy: RetryPolicy {
+        explicitRetryPolicy ?? preset.behavior.defaultRetryPolicy
     }
 }
 
@@ -47,11 +60,16 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     case outOfRange(field: String, range: String)
     /// The name is not one of the accepted names.
     case unknownName(field: String, accepted: [String])
+    /// There is no setting of this name (a typo never passes for a setting); `suggestion` is the setting
+    /// it most likely meant.
+    case unknownSetting(field: String, suggestion: String?)
 
     /// The offending field.
     public var field: String {
         switch self {
-        case .wrongType(let field, _), .outOfRange(let field, _), .unknownName(let field, _): field
+        case .wrongType(let field, _), .outOfRange(let field, _), .unknownName(let field, _),
+            .unknownSetting(let field, _):
+            field
         }
     }
 
@@ -60,6 +78,9 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
         case .wrongType(let field, let expected): "\(field) must be \(expected)"
         case .outOfRange(let field, let range): "\(field) must be in \(range)"
         case .unknownName(let field, let accepted): "\(field) must be one of \(accepted.joined(separator: ", "))"
+        case .unknownSetting(let field, let suggestion?):
+            "unknown setting \"\(ClientText.excerpt(field))\": did you mean \"\(suggestion)\"?"
+        case .unknownSetting(let field, nil): "unknown setting \"\(ClientText.excerpt(field))\""
         }
     }
 }
@@ -116,16 +137,52 @@ extension ScrollConfig {
                 config.compare = flag
             },
             read: { .bool($0.compare) }),
+        Setting(
+            name: "retryPolicy", flag: "retry-policy",
+            help: "after a failed page load: manual, backoff or none; by default the preset's",
+            apply: { (config, value) throws(ConfigError) in
+                let accepted = RetryPolicy.allCases.map(\.rawValue)
+                guard let text = value.string else { throw .wrongType(field: "retryPolicy", expected: "a string") }
+                guard let policy = RetryPolicy(rawValue: text) else {
+                    throw .unknownName(field: "retryPolicy", accepted: accepted)
+                }
+                config.explicitRetryPolicy = policy
+            },
+            read: { .string($0.retryPolicy.rawValue) }),
+        .integer(
+            "retryBaseMs", "retry-base-ms", "backoff: the first retry's delay, doubled per retry (ms)", \.retryBaseMs,
+            0...600_000),
+        .integer(
+            "retryMaxMs", "retry-max-ms", "backoff: the longest delay between retries (ms)", \.retryMaxMs, 0...600_000),
+        .integer("retryMax", "retry-max", "backoff: automatic retries of a page before giving up", \.retryMax, 0...100),
     ]
 
-    /// Applies the settings present in `fields` (unknown names are ignored), all or nothing.
+    /// The names of every setting.
+    public static let settingNames = Set(settings.map(\.name))
+
+    /// Applies the settings present in `fields`, all or nothing. A name that is not a setting is refused,
+    /// so a typo (`bottomTreshold`) never passes for one.
     public mutating func apply(_ fields: [String: JSONValue]) throws(ConfigError) {
+        if let unknown = fields.keys.sorted().first(where: { !Self.settingNames.contains($0) }) {
+            throw .unknownSetting(field: unknown, suggestion: Self.closestSetting(to: unknown))
+        }
         var updated = self
         for setting in Self.settings {
             guard let value = fields[setting.name] else { continue }
             try setting.apply(&updated, value)
         }
         self = updated
+    }
+
+    /// The setting a mistyped name most likely meant: the nearest by edit distance, ignoring case, when at
+    /// most a third of its letters differ.
+    static func closestSetting(to name: String) -> String? {
+        let typed = Array(name.lowercased().utf8.prefix(64))
+        let best = settings.map { setting in
+            (setting.name, editDistance(typed, Array(setting.name.lowercased().utf8)))
+        }.min { $0.1 < $1.1 }
+        guard let best, best.1 <= max(1, best.0.count / 3) else { return nil }
+        return best.0
     }
 
     /// Applies one setting given as text (a command-line value).
@@ -204,6 +261,19 @@ private func readInteger(_ value: JSONValue, _ field: String, _ range: ClosedRan
         throw .outOfRange(field: field, range: "\(range.lowerBound)…\(range.upperBound)")
     }
     return Int(number)
+}
+
+/// Levenshtein distance between two byte strings.
+private func editDistance(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
+    var previous = Array(0...rhs.count)
+    for (i, a) in lhs.enumerated() {
+        var current = [i + 1] + Array(repeating: 0, count: rhs.count)
+        for (j, b) in rhs.enumerated() {
+            current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a == b ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[rhs.count]
 }
 
 private func describe(_ range: ClosedRange<Double>) -> String {

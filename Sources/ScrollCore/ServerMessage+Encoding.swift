@@ -10,10 +10,10 @@ extension ServerMessage {
     /// Writes the message as a JSON object.
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
+        writer.key("type")
+        writer.string(kind.rawValue)
         switch self {
         case .welcome(let session, let resume, let config):
-            writer.key("type")
-            writer.string("welcome")
             writer.key("session")
             writer.string(session)
             writer.key("resume")
@@ -34,25 +34,15 @@ extension ServerMessage {
             }
             writer.endArray()
         case .items(let message):
-            writer.key("type")
-            writer.string("items")
             message.writeFields(to: &writer)
         case .state(let message):
-            writer.key("type")
-            writer.string("state")
             message.writeFields(to: &writer)
         case .event(let record):
-            writer.key("type")
-            writer.string("event")
             record.writeFields(to: &writer)
         case .command(let name):
-            writer.key("type")
-            writer.string("command")
             writer.key("name")
             writer.string(name)
         case .error(let error):
-            writer.key("type")
-            writer.string("error")
             writer.key("code")
             writer.string(error.code.rawValue)
             writer.key("message")
@@ -66,8 +56,6 @@ extension ServerMessage {
                 writer.string(field)
             }
         case .pong(let id):
-            writer.key("type")
-            writer.string("pong")
             writer.key("id")
             writer.value(id)
         }
@@ -145,6 +133,33 @@ extension StateMessage {
             writer.number(origin.y)
             writer.endObject()
         }
+        writer.key("loadFailure")
+        if let loadFailure { loadFailure.writeFields(to: &writer) } else { writer.null() }
+    }
+}
+
+extension LoadFailureState {
+    fileprivate func writeFields(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("page")
+        writer.number(page)
+        writer.key("failures")
+        writer.number(failures)
+        writer.key("next")
+        writer.string(next.rawValue)
+        if let retry {
+            writer.key("retry")
+            writer.number(retry)
+        }
+        if let retryMax {
+            writer.key("retryMax")
+            writer.number(retryMax)
+        }
+        if let retryInMs {
+            writer.key("retryInMs")
+            writer.number(retryInMs)
+        }
+        writer.endObject()
     }
 }
 

@@ -15,6 +15,24 @@ public enum ServerMessage: Equatable, Sendable {
     /// The answer to `ping`.
     case pong(id: JSONValue)
 
+    /// The `type` of each message the server sends: what the encoder knows (docs/protocol.md lists them all).
+    public enum Kind: String, Equatable, Sendable, CaseIterable {
+        case welcome, items, state, event, command, error, pong
+    }
+
+    /// This message's `type`.
+    public var kind: Kind {
+        switch self {
+        case .welcome: .welcome
+        case .items: .items
+        case .state: .state
+        case .event: .event
+        case .command: .command
+        case .error: .error
+        case .pong: .pong
+        }
+    }
+
     /// Messages with the same key may replace each other in a backed-up send queue (only the newest
     /// `state` matters); nil means the message must never be dropped.
     public var coalescingKey: String? {
@@ -99,6 +117,8 @@ public struct StateMessage: Equatable, Sendable {
     public var indicator: IndicatorState
     /// The content's origin in the scroll view's coordinate space (`offsetObserving` only).
     public var origin: ScrollPoint?
+    /// The failed page and what comes next (nil: the last load did not fail).
+    public var loadFailure: LoadFailureState? = nil
 }
 
 /// An event as the core decides it: the server adds `seq`, `time` and `session`.
@@ -154,6 +174,15 @@ public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     case loadMoreFinished
     /// A page load failed; items are unchanged.
     case loadMoreFailed
+    /// The retry policy scheduled an automatic retry of the failed page (data: `retry`, `delayMs`).
+    case loadMoreRetryScheduled
+    /// A load of a page that failed before began (data: `trigger`, `attempt`, and `perSecond`, the loads of
+    /// that page started in the last second: a design without a policy shows its loop here).
+    case loadMoreRetryStarted
+    /// A scheduled retry was abandoned (a person pressed Load more, a reset, the policy or the feed changed).
+    case loadMoreRetryCancelled
+    /// The retry policy used up `retryMax` retries: only a person loads the page again.
+    case loadMoreGaveUp
     /// A page load was abandoned (a refresh started, or a reset); its result is discarded.
     case loadMoreCancelled
     /// A load trigger arrived while a load could not start (one in flight, or a refresh).

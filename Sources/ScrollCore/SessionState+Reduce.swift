@@ -4,6 +4,7 @@ extension SessionState {
     /// `now` is a monotonic clock in milliseconds, supplied by the caller so tests and replays control time.
     public mutating func reduce(_ event: SessionEvent, now: Int64) -> [SessionEffect] {
         var effects: [SessionEffect] = []
+        self.now = now
         switch event {
         case .helloReceived(let hello):
             open(hello, into: &effects)
@@ -84,6 +85,7 @@ extension SessionState {
         guard isOpen else { return }
         effects.append(.log(LogEntry(.sessionReset, ["replaced": .int(items.count)])))
         if let load = loadInFlight { cancelLoad(load, reason: .reset, into: &effects) }
+        if let failure = loadFailure { abandonRetry(failure, reason: .reset, into: &effects) }
         if let operation = refresh.operation { effects.append(.cancel(.refresh(operation.token))) }
         if refresh.holdRunning { effects.append(.cancel(.refreshHold)) }
         refresh = .idle
@@ -240,6 +242,10 @@ extension SessionState {
             return
         }
         guard hasMore else {
+            if let failure = loadFailure {
+                abandonRetry(failure, reason: .feedExhausted, into: &effects)
+                pageLoad = .idle
+            }
             if pageLoad != .exhausted {
                 pageLoad = .exhausted
                 effects.append(.log(LogEntry(.feedExhausted, geometrySeq: geometrySeq, ["total": .int(items.count)])))
@@ -256,16 +262,30 @@ extension SessionState {
             }
             return
         }
+        let failure = loadFailure
         if config.preset.behavior.suppressesLoadWhileRefreshing, refreshing {
             effects.append(
                 .log(
                     LogEntry(
                         .loadMoreSuppressed, geometrySeq: geometrySeq,
                         ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.refreshing)])))
+            // The retry's turn comes again after a fresh delay: dropping it would stall the feed.
+            if trigger == .retry, var failure, case .scheduled(let retry) = failure.next {
+                scheduleRetry(&failure, number: retry.number, into: &effects)
+                pageLoad = .failed(failure)
+            }
+            return
+        }
+        if let failure, !retryStepAdmits(trigger, failure: failure, geometrySeq: geometrySeq, into: &effects) {
             return
         }
         let latency = drawLatency(config.loadLatencyMs)
-        let load = PageLoad(token: takeToken(), page: page + 1, willFail: drawFailure())
+        var load = PageLoad(token: takeToken(), page: page + 1, willFail: drawFailure())
+        if let failure {
+            noteRetryStarted(&load, after: failure, trigger: trigger, geometrySeq: geometrySeq, into: &effects)
+        } else {
+            load.recentStarts = [now]
+        }
         pageLoad = .inFlight(load)
         var data: [String: JSONValue] = [
             "page": .int(load.page), "trigger": JSONValue(trigger), "latencyMs": .int(latency),
@@ -289,6 +309,11 @@ extension SessionState {
             effects.append(
                 .log(
                     LogEntry(.loadMoreFailed, ["page": .int(load.page), "reason": JSONValue(Reason.simulatedFailure)])))
+            var failure = LoadFailure(
+                page: load.page, failures: load.failures + 1, retries: load.retries, recentStarts: load.recentStarts,
+                next: .manual)
+            decideRetry(&failure, into: &effects)
+            pageLoad = .failed(failure)
             return
         }
         let available = pageableItems(besideRefreshed: items.count - cursor)
@@ -401,6 +426,12 @@ extension SessionState {
             case .idle, .inFlight:
                 return
             }
+        case .loadRetry(let token):
+            // A cancelled retry's timer may still fire: it is ignored.
+            guard let failure = loadFailure, case .scheduled(let retry) = failure.next, retry.token == token else {
+                return
+            }
+            triggerLoad(trigger: .retry, geometrySeq: nil, into: &effects)
         case .originFlush:
             originLog.flushScheduled = false
             guard config.preset.behavior.observesOrigin, let origin = currentOrigin, origin != originLog.last?.origin
@@ -452,6 +483,19 @@ extension SessionState {
             hasMore = true
         }
         if hasMore, pageLoad == .exhausted { pageLoad = .idle }
+        if let failure = loadFailure {
+            if !hasMore {
+                abandonRetry(failure, reason: .feedExhausted, into: &effects)
+                pageLoad = .idle
+            } else if config.retryPolicy != before.retryPolicy {
+                // The new policy decides about the failure on show, with a fresh budget of retries.
+                abandonRetry(failure, reason: .retryPolicyChanged, into: &effects)
+                var redecided = failure
+                redecided.retries = 0
+                decideRetry(&redecided, into: &effects)
+                pageLoad = .failed(redecided)
+            }
+        }
         effects.append(.log(LogEntry(.configChanged, ["changed": .object(changed)])))
     }
 
@@ -490,7 +534,8 @@ extension SessionState {
             ack: lastGeometry?.seq, preset: config.preset, reachedBottom: reachedBottom, pull: pull,
             refreshing: refreshing, loadingNextPage: loadingNextPage, hasMore: hasMore, itemCount: items.count,
             indicator: indicator(pull: pull),
-            origin: config.preset.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil)
+            origin: config.preset.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil,
+            loadFailure: loadFailure.map(loadFailureState))
     }
 
     private func indicator(pull: PullState) -> IndicatorState {
@@ -518,7 +563,7 @@ extension SessionState {
         }
     }
 
-    private mutating func takeToken() -> Int {
+    mutating func takeToken() -> Int {
         defer { nextToken += 1 }
         return nextToken
     }

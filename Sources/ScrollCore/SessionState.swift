@@ -55,6 +55,8 @@ public struct SessionState: Equatable, Sendable {
     public var generator: SeededGenerator
     /// Identifies operations, so a late timer of a cancelled one is recognised.
     public var nextToken = 1
+    /// The core clock at the event being reduced (ms): a scheduled retry's countdown in `state` counts from it.
+    public var now: Int64 = 0
 
     /// How many items messages a session keeps for resume before falling back to one `replace`.
     public static let itemsHistoryLimit = 64
@@ -78,6 +80,11 @@ public struct SessionState: Equatable, Sendable {
 
     /// Whether the refresh indicator shows.
     public var refreshing: Bool { refresh.showsIndicator }
+
+    /// The failed page and the retry policy's decision about it, if the last load failed.
+    public var loadFailure: LoadFailure? {
+        if case .failed(let failure) = pageLoad { failure } else { nil }
+    }
 }
 
 /// A preset evaluated in compare mode.
@@ -97,6 +104,8 @@ public enum TimerID: Hashable, Sendable, CustomStringConvertible {
     case refreshHold
     /// `offsetObserving`: log the latest origin the throttle held back.
     case originFlush
+    /// The scheduled retry with this token (`backoff`) is due.
+    case loadRetry(Int)
 
     public var description: String {
         switch self {
@@ -104,6 +113,7 @@ public enum TimerID: Hashable, Sendable, CustomStringConvertible {
         case .refresh(let token): "refresh-\(token)"
         case .refreshHold: "refreshHold"
         case .originFlush: "originFlush"
+        case .loadRetry(let token): "loadRetry-\(token)"
         }
     }
 }

@@ -141,9 +141,11 @@ extension Trace.Line {
 extension ScrollConfig {
     /// The settings as a trace records them: like ``json``, but `pullThreshold` only when it was set
     /// explicitly, so a replay under another preset still gets that preset's default.
+    /// The retry policy likewise appears only when it was set explicitly.
     public var recordedJSON: JSONValue {
-        guard explicitPullThreshold == nil, case .object(var members) = json else { return json }
-        members["pullThreshold"] = nil
+        guard case .object(var members) = json else { return json }
+        if explicitPullThreshold == nil { members["pullThreshold"] = nil }
+        if explicitRetryPolicy == nil { members["retryPolicy"] = nil }
         return .object(members)
     }
 }
@@ -204,7 +206,8 @@ extension Trace {
         guard let fields = members["config"]?.object else { throw TraceError(line: 1, "\"config\" must be an object") }
         var config = ScrollConfig()
         do {
-            try config.apply(fields)
+            // Readers ignore what they do not know, settings of a newer server included.
+            try config.apply(fields.filter { ScrollConfig.settingNames.contains($0.key) })
         } catch {
             throw TraceError(line: 1, "config: \(error)")
         }
@@ -321,6 +324,7 @@ extension TimerID {
             switch parts[0] {
             case "pageLoad": self = .pageLoad(token)
             case "refresh": self = .refresh(token)
+            case "loadRetry": self = .loadRetry(token)
             default: return nil
             }
         }

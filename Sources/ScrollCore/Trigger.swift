@@ -10,6 +10,8 @@ public enum Trigger: String, Equatable, Sendable {
     case configChanged
     /// A `reset`.
     case reset
+    /// The retry policy's timer (`backoff`).
+    case retry
 }
 
 /// Why a load or refresh did not start, stopped or failed, as events name it (`data.reason`).
@@ -28,6 +30,14 @@ public enum Reason: String, Equatable, Sendable {
     case reset
     /// The seeded failure rate made it fail.
     case simulatedFailure = "simulated failure"
+    /// The page's last load failed and an automatic retry is scheduled: the retry loads it.
+    case retryScheduled
+    /// The retry policy gave up on the page: only a person loads it again.
+    case gaveUp
+    /// A person pressed Load more (or Retry) before the scheduled retry.
+    case manualLoad
+    /// The retry policy changed.
+    case retryPolicyChanged
 }
 
 extension JSONValue {

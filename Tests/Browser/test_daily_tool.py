@@ -56,7 +56,8 @@ def test_1_reset_returns_to_the_top_and_is_logged_as_a_reset(start_server, open_
 
 
 def test_2_failures_are_shown_in_the_feed_and_the_timeline(start_server, open_page):
-    server = start_server(preset="playground", failure_rate=1, refresh_latency_ms=100)
+    # `manual`: the Retry row as a person uses it (the automatic policies: test_failure_policies.py).
+    server = start_server(preset="playground", failure_rate=1, refresh_latency_ms=100, retry_policy="manual")
     page, _ = open_page(server)
     wait_items(page, 30)
     wheel_to_end(page)

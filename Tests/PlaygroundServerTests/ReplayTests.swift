@@ -118,7 +118,7 @@ struct ReplayTests {
             atPath: Self.examples.appendingPathComponent("traces").path
         )
         .filter { $0.hasSuffix(".jsonl") }
-        #expect(traces.count == 8)
+        #expect(traces.count == 9)
         for name in traces {
             let result = try runToCompletion([
                 "replay", Self.examples.appendingPathComponent("traces/\(name)").path, "--diff",

@@ -166,7 +166,11 @@ struct SessionProtocolTests {
         try page.hello(config: Self.fast)
         try page.send(["type": "config", "preset": "customScrollView", "bottomThreshold": 10])
         let changed = try page.event("configChanged")
-        #expect(changed["data"]?["changed"] == ["preset": "customScrollView", "bottomThreshold": 10])
+        // The design has no retry policy of its own: the default follows the preset.
+        #expect(
+            changed["data"]?["changed"] == [
+                "preset": "customScrollView", "bottomThreshold": 10, "retryPolicy": "manual",
+            ])
         #expect(try page.next("state", where: { $0["preset"] == "customScrollView" })["reachedBottom"] == false)
         try page.send(["type": "loadMore"])
         #expect(try page.next("items")["op"] == "append")

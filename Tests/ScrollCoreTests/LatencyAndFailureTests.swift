@@ -5,7 +5,7 @@ import Testing
 /// Latency, jitter and failure rate come from the config and the seeded generator.
 struct LatencyAndFailureTests {
     @Test func failureRateOneLogsLoadMoreFailedLeavesTheItemsAndALaterTriggerRetries() {
-        var h = Harness(["failureRate": 1])
+        var h = Harness(["failureRate": 1, "retryPolicy": "manual"])
         h.scroll(y: 1150)
         let loading = h.lastState
         #expect(
@@ -16,6 +16,7 @@ struct LatencyAndFailureTests {
                         loading.with {
                             $0.loadingNextPage = false
                             $0.indicator.bottomVisible = false
+                            $0.loadFailure = LoadFailureState(page: 2, failures: 1, next: .manual)
                         })),
             ])
         #expect(h.session.items == syntheticItems(0..<30))
@@ -24,7 +25,8 @@ struct LatencyAndFailureTests {
         // A later trigger retries the same page (and fails again at rate 1).
         #expect(
             h.send(.loadMoreRequested).logs == [
-                LogEntry(.loadMoreStarted, ["page": 2, "trigger": "manual", "latencyMs": 600, "distanceToBottom": 50])
+                LogEntry(.loadMoreRetryStarted, ["page": 2, "trigger": "manual", "attempt": 2, "perSecond": 2]),
+                LogEntry(.loadMoreStarted, ["page": 2, "trigger": "manual", "latencyMs": 600, "distanceToBottom": 50]),
             ])
         #expect(h.advance(by: 600).names == [.loadMoreFailed])
         // With failures off, the retry lands page 2.

@@ -25,6 +25,7 @@ struct ScrollConfigTests {
                 "preset": "playground", "bottomThreshold": 50, "pullThreshold": 68, "initialCount": 30, "pageSize": 20,
                 "refreshCount": 5, "maxItems": 200, "loadLatencyMs": 600, "refreshLatencyMs": 1200, "jitterMs": 0,
                 "failureRate": 0, "refreshHoldMs": 2000, "axis": "vertical", "seed": 1, "compare": false,
+                "retryPolicy": "backoff", "retryBaseMs": 1000, "retryMaxMs": 30000, "retryMax": 5,
             ])
     }
 
@@ -126,14 +127,69 @@ struct ScrollConfigTests {
         #expect(self.error(["axis": "diagonal"]) == .unknownName(field: "axis", accepted: ["vertical", "horizontal"]))
     }
 
-    @Test func applyIsAllOrNothingAndIgnoresUnknownNames() throws {
+    @Test func applyIsAllOrNothing() throws {
         var config = ScrollConfig()
         #expect(throws: ConfigError.outOfRange(field: "failureRate", range: "0…1")) {
             try config.apply(["pageSize": 10, "failureRate": 2])
         }
         #expect(config == ScrollConfig())
-        try config.apply(["pageSize": 10, "colour": "blue", "type": "config"])
+        try config.apply(["pageSize": 10])
         #expect(config.pageSize == 10)
+    }
+
+    /// A name that is not a setting is refused, naming it (and what it likely meant), and nothing changes:
+    /// a typo never passes for a setting.
+    @Test func unknownNamesAreRefusedAndNothingChanges() {
+        var config = ScrollConfig()
+        #expect(throws: ConfigError.unknownSetting(field: "bottomTreshold", suggestion: "bottomThreshold")) {
+            try config.apply(["pageSize": 10, "bottomTreshold": 10])
+        }
+        #expect(config == ScrollConfig())
+        #expect(
+            ConfigError.unknownSetting(field: "bottomTreshold", suggestion: "bottomThreshold").description
+                == #"unknown setting "bottomTreshold": did you mean "bottomThreshold"?"#)
+        #expect(error(["windowSize": 100]) == .unknownSetting(field: "windowSize", suggestion: nil))
+        #expect(error(["windowSize": 100])?.description == #"unknown setting "windowSize""#)
+        #expect(error(["colour": "blue", "type": "config"]) == .unknownSetting(field: "colour", suggestion: nil))
+        #expect(error(["retrymax": 3]) == .unknownSetting(field: "retrymax", suggestion: "retryMax"))
+    }
+
+    /// The retry settings: a policy name, and numbers in range; `retryMax` of 1e9 names the field and range.
+    @Test(
+        arguments: [
+            ("retryMax", 1e9, "0…100"),
+            ("retryMax", -1, "0…100"),
+            ("retryBaseMs", -1, "0…600000"),
+            ("retryBaseMs", 600_001, "0…600000"),
+            ("retryMaxMs", 1e12, "0…600000"),
+        ] as [(String, Double, String)])
+    func retrySettingsOutOfRangeAreRefused(field: String, value: Double, range: String) {
+        var config = ScrollConfig()
+        #expect(throws: ConfigError.outOfRange(field: field, range: range)) {
+            try config.apply([field: .number(value)])
+        }
+        #expect(config == ScrollConfig())
+    }
+
+    @Test func retryPolicyIsTheDesignsUnlessSetExplicitly() throws {
+        var config = ScrollConfig()
+        #expect(config.retryPolicy == .backoff)
+        for preset in Preset.allCases where preset != .playground {
+            try config.apply(["preset": .string(preset.rawValue)])
+            #expect(config.retryPolicy == .manual)
+        }
+        try config.apply(["retryPolicy": "none"])
+        #expect(config.retryPolicy == .noRetry)
+        try config.apply(["preset": "playground"])
+        #expect(config.retryPolicy == .noRetry)
+        #expect(config.json["retryPolicy"] == "none")
+        #expect(
+            error(["retryPolicy": "sometimes"])
+                == .unknownName(field: "retryPolicy", accepted: ["manual", "backoff", "none"]))
+        #expect(error(["retryPolicy": 1]) == .wrongType(field: "retryPolicy", expected: "a string"))
+        // A trace records the policy only when it was set, so a replay under another preset gets its default.
+        #expect(ScrollConfig().recordedJSON["retryPolicy"] == nil)
+        #expect(config.recordedJSON["retryPolicy"] == "none")
     }
 
     @Test func commandLineTextIsReadByTheSettingsType() throws {
@@ -166,7 +222,7 @@ struct ScrollConfigTests {
                 "preset", "bottom-threshold", "pull-threshold", "initial-count", "page-size", "refresh-count",
                 "max-items",
                 "load-latency-ms", "refresh-latency-ms", "jitter-ms", "failure-rate", "refresh-hold-ms", "axis", "seed",
-                "compare",
+                "compare", "retry-policy", "retry-base-ms", "retry-max-ms", "retry-max",
             ])
         #expect(Set(ScrollConfig.settings.map(\.name)) == Set(ScrollConfig().json.object!.keys))
         #expect(ScrollConfig.settings.allSatisfy { !$0.help.isEmpty })

@@ -43,6 +43,17 @@ struct ServerMessageEncodingTests {
                 ],
             ]
             if let origin = state.origin { fields["origin"] = ["x": .number(origin.x), "y": .number(origin.y)] }
+            fields["loadFailure"] = .null
+            if let failure = state.loadFailure {
+                var members: [String: JSONValue] = [
+                    "page": .int(failure.page), "failures": .int(failure.failures),
+                    "next": .string(failure.next.rawValue),
+                ]
+                if let retry = failure.retry { members["retry"] = .int(retry) }
+                if let retryMax = failure.retryMax { members["retryMax"] = .int(retryMax) }
+                if let retryInMs = failure.retryInMs { members["retryInMs"] = .int(retryInMs) }
+                fields["loadFailure"] = .object(members)
+            }
             return .object(fields)
         case .event(let record):
             var fields = expected(record).object!
@@ -148,8 +159,21 @@ struct ServerMessageEncodingTests {
             origin: ScrollPoint(x: -0.5, y: 40))
         #expect(
             String(decoding: ServerMessage.state(state).encoded(), as: UTF8.self)
-                == #"{"type":"state","ack":3,"preset":"offsetObserving","reachedBottom":false,"pull":{"distance":0,"progress":0,"eligible":false},"refreshing":false,"loadingNextPage":true,"hasMore":true,"itemCount":30,"indicator":{"top":{"visible":false,"height":0,"scale":0.6,"opacity":0},"bottom":{"visible":true}},"origin":{"x":-0.5,"y":40}}"#
+                == #"{"type":"state","ack":3,"preset":"offsetObserving","reachedBottom":false,"pull":{"distance":0,"progress":0,"eligible":false},"refreshing":false,"loadingNextPage":true,"hasMore":true,"itemCount":30,"indicator":{"top":{"visible":false,"height":0,"scale":0.6,"opacity":0},"bottom":{"visible":true}},"origin":{"x":-0.5,"y":40},"loadFailure":null}"#
         )
+    }
+
+    @Test func aFailedPageIsPartOfTheState() {
+        var state = SessionLifecycleTests.openingState()
+        state.loadFailure = LoadFailureState(
+            page: 4, failures: 2, next: .scheduled, retry: 2, retryMax: 5, retryInMs: 1500)
+        #expect(
+            String(decoding: ServerMessage.state(state).encoded(), as: UTF8.self).hasSuffix(
+                #","loadFailure":{"page":4,"failures":2,"next":"scheduled","retry":2,"retryMax":5,"retryInMs":1500}}"#))
+        state.loadFailure = LoadFailureState(page: 4, failures: 6, next: .gaveUp, retryMax: 5)
+        #expect(
+            String(decoding: ServerMessage.state(state).encoded(), as: UTF8.self).hasSuffix(
+                #","loadFailure":{"page":4,"failures":6,"next":"gaveUp","retryMax":5}}"#))
     }
 
     @Test func eventRecordsEncodeAsTheLogFilesHoldThem() throws {

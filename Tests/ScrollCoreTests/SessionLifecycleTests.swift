@@ -103,7 +103,7 @@ struct SessionLifecycleTests {
 
     @Test func configMessageLogsOnlyTheChangedSettings() {
         var h = Harness()
-        let effects = h.send(.configReceived(["bottomThreshold": 80, "pageSize": 20, "someFutureSetting": true]))
+        let effects = h.send(.configReceived(["bottomThreshold": 80, "pageSize": 20]))
         #expect(effects == [.log(LogEntry(.configChanged, ["changed": ["bottomThreshold": 80]]))])
         #expect(h.session.config.bottomThreshold == 80)
     }
@@ -128,7 +128,13 @@ struct SessionLifecycleTests {
         #expect(
             effects == [
                 .log(
-                    LogEntry(.configChanged, ["changed": ["preset": "refreshOffsetObservable", "pullThreshold": 100]])),
+                    LogEntry(
+                        .configChanged,
+                        [
+                            "changed": [
+                                "preset": "refreshOffsetObservable", "pullThreshold": 100, "retryPolicy": "manual",
+                            ]
+                        ])),
                 .send(.state(Self.openingState(.refreshOffsetObservable))),
             ])
         #expect(h.session.config.pullThreshold == 100)

@@ -1,0 +1,142 @@
+extension SessionState {
+    /// The retry policy's decision about a page that just failed (`retryPolicy`): wait for a person, do
+    /// nothing, schedule the next automatic retry, or give up.
+    mutating func decideRetry(_ failure: inout LoadFailure, into effects: inout [SessionEffect]) {
+        failure.suppressionLogged = false
+        switch config.retryPolicy {
+        case .manual:
+            failure.next = .manual
+        case .noRetry:
+            failure.next = .noRetry
+        case .backoff:
+            guard failure.retries < config.retryMax else {
+                failure.next = .gaveUp
+                effects.append(
+                    .log(
+                        LogEntry(
+                            .loadMoreGaveUp,
+                            [
+                                "page": .int(failure.page), "failures": .int(failure.failures),
+                                "retries": .int(failure.retries),
+                            ])))
+                return
+            }
+            scheduleRetry(&failure, number: failure.retries + 1, into: &effects)
+        }
+    }
+
+    /// Schedules automatic retry `number` of the failed page after its backoff delay.
+    mutating func scheduleRetry(_ failure: inout LoadFailure, number: Int, into effects: inout [SessionEffect]) {
+        let delay = retryDelay(number)
+        let retry = ScheduledRetry(token: takeToken(), number: number, due: now + Int64(delay))
+        failure.next = .scheduled(retry)
+        failure.suppressionLogged = false
+        effects.append(.schedule(.loadRetry(retry.token), afterMilliseconds: delay))
+        effects.append(
+            .log(
+                LogEntry(
+                    .loadMoreRetryScheduled,
+                    [
+                        "page": .int(failure.page), "retry": .int(number), "retryMax": .int(config.retryMax),
+                        "delayMs": .int(delay), "failures": .int(failure.failures),
+                    ])))
+    }
+
+    /// The delay before retry `number` (1-based): `retryBaseMs` doubled per retry, capped at `retryMaxMs`,
+    /// then "equal jitter" from the seeded generator: half of it fixed, half drawn, so many clients' retries
+    /// spread out and none waits longer than the cap.
+    mutating func retryDelay(_ number: Int) -> Int {
+        let doublings = min(max(0, number - 1), 40)
+        let (doubled, overflow) = config.retryBaseMs.multipliedReportingOverflow(by: 1 << doublings)
+        let ceiling = overflow ? config.retryMaxMs : min(config.retryMaxMs, doubled)
+        let half = ceiling / 2
+        return ceiling - half + Int(generator.next() % UInt64(half + 1))
+    }
+
+    /// Whether a load trigger may start the failed page's load now. A scheduled retry holds back the bottom
+    /// rule (the retry comes anyway; firing too would be the request loop), and after giving up only a
+    /// person may retry; a held-back trigger is logged once per step. A person pressing Load more during a
+    /// scheduled retry retries at once.
+    mutating func retryStepAdmits(
+        _ trigger: Trigger, failure: LoadFailure, geometrySeq: Int?, into effects: inout [SessionEffect]
+    ) -> Bool {
+        let reason: Reason
+        switch failure.next {
+        case .manual, .noRetry:
+            return true
+        case .scheduled:
+            if trigger == .retry { return true }
+            if trigger == .manual {
+                abandonRetry(failure, reason: .manualLoad, into: &effects)
+                return true
+            }
+            reason = .retryScheduled
+        case .gaveUp:
+            if trigger == .manual { return true }
+            reason = .gaveUp
+        }
+        guard !failure.suppressionLogged else { return false }
+        var logged = failure
+        logged.suppressionLogged = true
+        pageLoad = .failed(logged)
+        effects.append(
+            .log(
+                LogEntry(
+                    .loadMoreSuppressed, geometrySeq: geometrySeq,
+                    ["trigger": JSONValue(trigger), "reason": JSONValue(reason), "page": .int(failure.page)])))
+        return false
+    }
+
+    /// Cancels the failed page's scheduled retry, if it has one, and says why.
+    mutating func abandonRetry(_ failure: LoadFailure, reason: Reason, into effects: inout [SessionEffect]) {
+        guard case .scheduled(let retry) = failure.next else { return }
+        effects.append(.cancel(.loadRetry(retry.token)))
+        effects.append(
+            .log(
+                LogEntry(
+                    .loadMoreRetryCancelled,
+                    ["page": .int(failure.page), "retry": .int(retry.number), "reason": JSONValue(reason)])))
+    }
+
+    /// A load of a page that failed before is starting: it carries the page's history, and the log says
+    /// which try it is and how many loads of the page started in the last second.
+    mutating func noteRetryStarted(
+        _ load: inout PageLoad, after failure: LoadFailure, trigger: Trigger, geometrySeq: Int?,
+        into effects: inout [SessionEffect]
+    ) {
+        load.failures = failure.failures
+        load.recentStarts = failure.recentStarts.filter { now - $0 < 1000 } + [now]
+        var data: [String: JSONValue] = [
+            "page": .int(load.page), "trigger": JSONValue(trigger), "attempt": .int(failure.failures + 1),
+            "perSecond": .int(load.recentStarts.count),
+        ]
+        switch (trigger, failure.next) {
+        case (.retry, .scheduled(let retry)):
+            load.retries = retry.number
+            data["retry"] = .int(retry.number)
+        case (.manual, _):
+            // A person asked: the automatic retries start over.
+            load.retries = 0
+        default:
+            load.retries = failure.retries
+        }
+        effects.append(.log(LogEntry(.loadMoreRetryStarted, geometrySeq: geometrySeq, data)))
+    }
+
+    /// `state.loadFailure` for a failed page.
+    func loadFailureState(_ failure: LoadFailure) -> LoadFailureState {
+        switch failure.next {
+        case .manual:
+            LoadFailureState(page: failure.page, failures: failure.failures, next: .manual)
+        case .noRetry:
+            LoadFailureState(page: failure.page, failures: failure.failures, next: .none)
+        case .scheduled(let retry):
+            LoadFailureState(
+                page: failure.page, failures: failure.failures, next: .scheduled, retry: retry.number,
+                retryMax: config.retryMax, retryInMs: Int(max(0, retry.due - now)))
+        case .gaveUp:
+            LoadFailureState(
+                page: failure.page, failures: failure.failures, next: .gaveUp, retryMax: config.retryMax)
+        }
+    }
+}
