@@ -81,10 +81,8 @@ final class PacedReader: @unchecked Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else {
-            close(fd)
-            throw HTTPProbe.Failure.socketError(errno)
-        }
+        // On failure deinit closes the socket (it runs for an init that throws once every property is set).
+        guard connected == 0 else { throw HTTPProbe.Failure.socketError(errno) }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }

@@ -57,6 +57,9 @@ final class RawWebSocket {
             try sendAll(Array(request.utf8))
             try readUpgradeResponse()
         } catch {
+            // deinit runs for an instance whose init throws after every property is set: close only once,
+            // or the second close may hit a socket another test has just opened under the same number.
+            isOpen = false
             Glibc.close(fd)
             throw error
         }
