@@ -60,12 +60,19 @@ public enum LWSLog {
                 guard let line else { return }
                 var text = String(cString: line)
                 while text.last == "\n" || text.last == "\r" { text.removeLast() }
+                guard !LWSLog.isNoise(text) else { return }
                 guard let emitted = LWSLog.repeats.withLock({ $0.admit(text, now: ContinuousClock.now) }) else {
                     return
                 }
                 for line in emitted { LWSLog.deliver(line) }
             })
     }()
+
+    // lws 4.1.6 logs these at error level on every adopted socket that comes with bytes already read
+    // (adopt.c, parsers.c), which every connection from the front door does: they report no error.
+    static func isNoise(_ line: String) -> Bool {
+        line.hasSuffix(": calling service") || line.hasSuffix(": deferring handling ah")
+    }
 
     // lws can repeat one error line in a loop (e.g. "accept: errno 24" while the process is out of
     // descriptors): such a line goes out at most once a second, followed by how often it was held back.

@@ -5,7 +5,8 @@ import CLibWebSockets
 #endif
 
 /// The libwebsockets side of ``WebServer``: owns the lws context, its C tables, the connections
-/// and the timers. Everything but ``execute(_:)`` and ``stop()`` runs on the service thread.
+/// and the timers, and the ``FrontDoor`` whose connections it adopts. Everything but ``execute(_:)`` and
+/// ``stop()`` runs on the service thread.
 final class LWSServer {
     /// Largest piece handed to one `lws_write`; bigger messages go out as several frames.
     static let fragmentBytes = 32 * 1024
@@ -45,6 +46,12 @@ final class LWSServer {
     private var context: OpaquePointer?
     private var vhost: OpaquePointer?
     private let shared = Locked(Shared())
+    // Owns the listening socket; lws listens on nothing (its vhost is CONTEXT_PORT_NO_LISTEN_SERVER).
+    private let door: FrontDoor
+    private var adoptionScheduled = false
+    // Set by LWS_CALLBACK_WSI_CREATE while lws adopts a socket: lws made a wsi for it, whose WSI_DESTROY
+    // will tell the door the descriptor is free again.
+    private var adoptionCreatedWSI = false
 
     private(set) var phase = Phase.idle
     private var serviceThread: pthread_t?
@@ -61,15 +68,13 @@ final class LWSServer {
         let work: () -> Void
     }
 
-    /// A dynamic HTTP response whose body is still being written.
+    /// A dynamic HTTP response whose body is still being written (or, once written, still held by lws).
     private struct PendingHTTPResponse {
+        let wsi: OpaquePointer
         let request: HTTPRequest
         let status: Int
         var body: [UInt8]
         var written = 0
-        /// Another request arrived behind this one (pipelined) before its body was out: lws has parsed
-        /// it already, so it cannot be answered after this one; the connection closes after this body.
-        var closeAfter = false
         /// When the last piece was handed to lws: a drop long after it was a stalled reader.
         var lastProgress = ContinuousClock.now
     }
@@ -77,7 +82,7 @@ final class LWSServer {
     /// How many WebSockets may be open: the configured cap, lowered so that plain HTTP (e.g. `/healthz`)
     /// still finds a free descriptor when they are all taken.
     let effectiveMaxConnections: Int
-    /// The descriptors libwebsockets may hold for connections (fd_limit_per_thread).
+    /// The descriptors left for connections (the front door's and libwebsockets' together).
     let connectionDescriptorLimit: Int
 
     init(configuration: WebServerConfiguration, delegate: any WebServerDelegate) throws {
@@ -98,9 +103,20 @@ final class LWSServer {
             maxConnections: effectiveMaxConnections
         )
         self.hostPolicy = HostPolicy(listenHost: configuration.host)
+        LWSLog.installIfNeeded()
+        door = try FrontDoor(
+            host: configuration.host, port: configuration.port,
+            limits: FrontDoor.Limits(
+                maxHeadBytes: configuration.maxRequestHeaderBytes,
+                headTimeout: .milliseconds(configuration.requestHeadTimeoutMilliseconds),
+                maxWaiting: max(1, min(configuration.maxPendingRequestHeads, descriptors / 4)),
+                // Two below what lws may hold (fd_limit_per_thread below), so that lws never refuses an adoption.
+                maxConnections: max(2, descriptors - 2)
+            ),
+            hostPolicy: hostPolicy)
+        port = door.port
         scratchCapacity = Int(SHIM_LWS_PRE) + Self.fragmentBytes
         scratch = .allocate(capacity: scratchCapacity)
-        LWSLog.installIfNeeded()
         do {
             try createContext()
         } catch {
@@ -140,6 +156,10 @@ final class LWSServer {
         guard configuration.httpStallTimeoutSeconds > 0, configuration.reservedFileDescriptors >= 0 else {
             throw WebServerError.invalidConfiguration(
                 "httpStallTimeoutSeconds must be positive and reservedFileDescriptors not negative")
+        }
+        guard configuration.requestHeadTimeoutMilliseconds > 0, configuration.maxPendingRequestHeads > 0 else {
+            throw WebServerError.invalidConfiguration(
+                "requestHeadTimeoutMilliseconds and maxPendingRequestHeads must be positive")
         }
         guard configuration.maxRequestHeaderBytes >= 1024,
             configuration.headerBufferBytes > configuration.maxRequestHeaderBytes,
@@ -224,34 +244,28 @@ final class LWSServer {
         // (parsers.c "Ran out of header data space"): keep it well above maxRequestHeaderBytes, which is
         // answered with 431 below.
         contextInfo.max_http_header_data = UInt16(configuration.headerBufferBytes)
-        // lws stops polling the listen socket when its table of descriptors is full (pollfd.c), but on
-        // EMFILE it logs and retries at once, a busy loop: size the table below the soft limit, so that
-        // accept() never meets EMFILE. lws adds 2 for its own descriptors.
-        contextInfo.fd_limit_per_thread = UInt32(max(4, connectionDescriptorLimit - 2))
+        // The table of descriptors lws keeps: room for every connection the front door hands on (it stops at
+        // two below this). lws adds 2 for its own descriptors; it refuses an adoption ("no space for new
+        // conn") only when the table is full.
+        contextInfo.fd_limit_per_thread = UInt32(max(4, connectionDescriptorLimit))
         guard let context = lws_create_context(&contextInfo) else {
             throw WebServerError.contextCreationFailed
         }
         self.context = context
 
         var vhostInfo = lws_context_creation_info()
-        vhostInfo.port = Int32(configuration.port)
-        vhostInfo.iface = Self.interface(for: configuration.host).map { UnsafePointer(memory.cString($0)) }
+        // A server vhost without a listening socket of its own (vhost.c: no listen wsi is made): the front
+        // door accepts, and hands each connection to lws_adopt_socket_vhost_readbuf on this vhost.
+        vhostInfo.port = CONTEXT_PORT_NO_LISTEN_SERVER
         vhostInfo.protocols = UnsafePointer(protocols)
         vhostInfo.mounts = UnsafePointer(mounts)
         vhostInfo.vhost_name = UnsafePointer(memory.cString("scroll-playground"))
         vhostInfo.retry_and_idle_policy = UnsafePointer(policy)
-        vhostInfo.options =
-            UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
-            | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
-        // Returns nil when the listen socket cannot be bound (e.g. the port is in use).
+        vhostInfo.options = UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
         guard let vhost = lws_create_vhost(context, &vhostInfo) else {
-            throw WebServerError.cannotListen(host: configuration.host, port: configuration.port)
+            throw WebServerError.contextCreationFailed
         }
         self.vhost = vhost
-        port = Int(lws_get_vhost_listen_port(vhost))
-        guard port > 0 else {
-            throw WebServerError.cannotListen(host: configuration.host, port: configuration.port)
-        }
         shared.withLock { $0.context = CancellableContext(pointer: context) }
     }
 
@@ -266,15 +280,6 @@ final class LWSServer {
         (".wasm", "application/wasm"),
         (".webp", "image/webp"),
     ]
-
-    // lws takes an interface name or a numeric address; nil listens on every address.
-    private static func interface(for host: String) -> String? {
-        switch host {
-        case "", "*", "0.0.0.0", "::": nil
-        case "localhost": "127.0.0.1"
-        default: host
-        }
-    }
 
     private func destroyContext() {
         cancelAllTimers()
@@ -295,11 +300,17 @@ final class LWSServer {
         precondition(phase == .idle, "WebServer.run() may be called once")
         serviceThread = pthread_self()
         phase = .running
+        let server = UnownedServer(server: self)
+        // Called on the door's thread: execute() is thread-safe, and the work runs here.
+        door.start { server.server.execute { server.server.scheduleAdoption() } }
         drainInbox()
         while phase == .running, let context {
             if lws_service(context, 0) < 0 { break }
         }
         phase = .draining
+        // No new connections from here: the listening socket closes, and connections the door still held or
+        // had not handed on yet close unanswered.
+        door.stop()
         for connection in connections.values {
             requestClose(connection, code: 1001, reason: "server shutting down")
         }
@@ -320,6 +331,43 @@ final class LWSServer {
         phase = .finished
         delegate = nil
     }
+
+    // MARK: - Adopting the front door's connections
+
+    /// Adopts the door's connections from a timer rather than from the EVENT_WAIT_CANCELLED callback that
+    /// brought the news: lws services an adopted socket at once (it already holds the request head), and a
+    /// timer runs before lws walks its table of descriptors, not in the middle of that walk.
+    private func scheduleAdoption() {
+        guard !adoptionScheduled, phase == .running else { return }
+        adoptionScheduled = true
+        _ = schedule(afterMilliseconds: 0) { [unowned self] in
+            self.adoptionScheduled = false
+            self.adoptHandoffs()
+        }
+    }
+
+    private func adoptHandoffs() {
+        for handoff in door.takeHandoffs() {
+            guard phase == .running, let vhost else {
+                Glibc.close(handoff.fd)
+                door.released()
+                continue
+            }
+            adoptionCreatedWSI = false
+            // lws copies the bytes into the wsi's input list (adopt.c) and parses them before reading the
+            // socket; on failure it closes the socket itself. Callbacks for the request may run inside.
+            _ = handoff.bytes.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) {
+                    lws_adopt_socket_vhost_readbuf(vhost, handoff.fd, $0.baseAddress, $0.count)
+                }
+            }
+            // Without a wsi there will be no WSI_DESTROY to free the door's count.
+            if !adoptionCreatedWSI { door.released() }
+        }
+    }
+
+    /// Connections handed to lws and not yet closed by it (for tests).
+    var adoptedConnectionCount: Int { door.handedOnCount }
 
     func stop() {
         shared.withLock { shared in
@@ -463,6 +511,15 @@ final class LWSServer {
             drainInbox()
             return 0
 
+        // Every wsi on this vhost is a socket the front door handed on (the vhost has no listener).
+        case LWS_CALLBACK_WSI_CREATE:
+            if lws_get_vhost(wsi) == vhost { adoptionCreatedWSI = true }
+            return 0
+
+        case LWS_CALLBACK_WSI_DESTROY:
+            if lws_get_vhost(wsi) == vhost { door.released() }
+            return 0
+
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return confirmUpgrade(wsi, to: input)
 
@@ -519,12 +576,13 @@ final class LWSServer {
         case LWS_CALLBACK_HTTP:
             return httpRequest(wsi, user)
 
-        // lws 4.1.6 answers a request pipelined behind a static file with a 403 of its own (it re-parses
-        // what it buffered during the file wrongly, with no callback): the connection closes once a file is
-        // out, so a request behind it is sent again on a new connection (RFC 9112 §9.3.2). lws offers no
-        // way to add `connection: close` to its file answers (ADD_HEADERS is not raised for them in 4.1.6).
+        // One request per connection: the connection closes once a file is out, like after every other
+        // answer (lws 4.1.6 also answered a request pipelined behind a file with a 403 of its own). lws offers
+        // no way to add `connection: close` to its file answers (ADD_HEADERS is not raised for them in 4.1.6);
+        // a client sees the close after the whole file.
         case LWS_CALLBACK_HTTP_FILE_COMPLETION:
             // Raised once the whole file is written (lws waits for its buffered output first): -1 closes.
+            FrontDoor.discardUnreadInput(lws_get_socket_fd(wsi))
             return -1
 
         case LWS_CALLBACK_HTTP_WRITEABLE:
@@ -734,15 +792,11 @@ final class LWSServer {
             _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_INTERNAL_SERVER_ERROR.rawValue), nil)
             return 1
         }
-        // lws parses a pipelined request as soon as the previous one's callback returns, even while that
-        // one's body is still being written (and holding the input back with lws_rx_flow_control also
-        // stops the writes: rops_handle_POLLIN_h1 returns early for a flow-controlled wsi). A request that
-        // arrives behind an unfinished body is therefore not answered: the connection closes after that
-        // body, and the client sends the request again on a new one (RFC 9112 §9.3.2).
-        if let previous = sessionID(user), httpResponses[previous] != nil {
-            httpResponses[previous]?.closeAfter = true
-            return 0
-        }
+        // One request per connection: the front door hands lws nothing after the first request's head and
+        // keeps lws from reading more. Should lws parse a second request all the same (a client that fills a
+        // receive buffer of several MB behind its request), the connection is dropped rather than answered
+        // twice at once.
+        if httpResponses.values.contains(where: { $0.wsi == wsi }) { return -1 }
         lastHTTPID += 1
         let id = lastHTTPID | (1 << 63)  // never collides with WebSocket ids
         shim_lws_set_session_id(user, id)
@@ -759,21 +813,37 @@ final class LWSServer {
         } else {
             response = .text("Bad Request\n", status: 400)
         }
-        guard writeHeaders(wsi, response) else { return -1 }
-        if request?.method == "HEAD" || response.body.isEmpty {
-            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        // Every answer says `connection: close` and the connection closes once it is written.
+        guard writeHeaders(wsi, response, closing: true) else { return -1 }
+        var pending = PendingHTTPResponse(
+            wsi: wsi, request: request ?? HTTPRequest(method: "GET", path: ""), status: response.status,
+            body: request?.method == "HEAD" ? [] : response.body)
+        if pending.body.count <= Self.fragmentBytes {
+            if !pending.body.isEmpty {
+                guard write(wsi, pending.body[...], protocol: LWS_WRITE_HTTP_FINAL) else { return -1 }
+            }
+            pending.written = pending.body.count
+            return closeWhenWritten(wsi, id, pending)
         }
-        if response.body.count <= Self.fragmentBytes {
-            // Small answers go out now, so pipelined requests behind them are answered in order: lws keeps
-            // what the socket does not take and parses the next request only once it is written.
-            guard write(wsi, response.body[...], protocol: LWS_WRITE_HTTP_FINAL) else { return -1 }
-            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
-        }
-        httpResponses[id] = PendingHTTPResponse(
-            request: request ?? HTTPRequest(method: "GET", path: ""), status: response.status, body: response.body)
+        httpResponses[id] = pending
         refreshStallTimeout(wsi)
         lws_callback_on_writable(wsi)
         return 0
+    }
+
+    /// -1 (close now) once lws has handed the whole answer to the socket; else 0, keeping the answer until
+    /// the WRITEABLE lws raises when it has written what the socket did not take (closing earlier would
+    /// lose that tail).
+    private func closeWhenWritten(_ wsi: OpaquePointer, _ id: UInt64, _ pending: PendingHTTPResponse) -> Int32 {
+        if lws_partial_buffered(wsi) != 0 {
+            httpResponses[id] = pending
+            refreshStallTimeout(wsi)
+            lws_callback_on_writable(wsi)
+            return 0
+        }
+        httpResponses[id] = nil
+        FrontDoor.discardUnreadInput(lws_get_socket_fd(wsi))
+        return -1
     }
 
     // lws's HTTP timeout (5 s from the end of the request head, PENDING_TIMEOUT_HTTP_CONTENT) is not
@@ -820,16 +890,7 @@ final class LWSServer {
 
     private func httpWriteable(_ wsi: OpaquePointer, _ id: UInt64) -> Int32 {
         guard var pending = httpResponses[id] else { return 0 }
-        if pending.written == pending.body.count {
-            // Only a response that must close after its body waits here: lws sends one more WRITEABLE once
-            // it has written what the socket did not take, and closing earlier would lose that tail.
-            if lws_partial_buffered(wsi) != 0 {
-                lws_callback_on_writable(wsi)
-                return 0
-            }
-            httpResponses[id] = nil
-            return -1
-        }
+        if pending.written == pending.body.count { return closeWhenWritten(wsi, id, pending) }
         let end = min(pending.body.count, pending.written + Self.fragmentBytes)
         let isLast = end == pending.body.count
         guard
@@ -841,15 +902,17 @@ final class LWSServer {
         pending.written = end
         pending.lastProgress = ContinuousClock.now
         refreshStallTimeout(wsi)
-        if isLast, !pending.closeAfter {
-            httpResponses[id] = nil
-            // Nonzero means the connection must close now (no keep-alive).
-            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
-        }
+        if isLast { return closeWhenWritten(wsi, id, pending) }
         httpResponses[id] = pending
         lws_callback_on_writable(wsi)
         return 0
     }
+}
+
+/// The server, for the front door's thread to call ``LWSServer/execute(_:)`` on: that thread is joined in
+/// ``LWSServer/run()`` before the server can go away, and the work it queues runs on the service thread.
+private struct UnownedServer: @unchecked Sendable {
+    unowned(unsafe) let server: LWSServer
 }
 
 /// An lws context pointer handed to other threads for `lws_cancel_service` only, the one lws

@@ -69,6 +69,9 @@ public final class WebServer: @unchecked Sendable {
         return core.outboundBytes(of: id)
     }
 
+    /// Connections the front door handed to libwebsockets and libwebsockets has not closed yet. Thread-safe.
+    var adoptedConnectionCount: Int { core.adoptedConnectionCount }
+
     /// Number of open WebSockets.
     public var connectionCount: Int {
         core.assertServiceThread()

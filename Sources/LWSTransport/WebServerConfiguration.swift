@@ -36,12 +36,19 @@ public struct WebServerConfiguration: Sendable {
     /// clock, so a reader that keeps reading gets the whole answer however slowly it reads; one that
     /// reads nothing for this long is dropped and reported (``WebServerDelegate/httpResponseDropped(_:)``).
     public var httpStallTimeoutSeconds: Int = 30
-    /// The most request-header bytes served (the request line and the values of the headers
-    /// libwebsockets knows, such as `Cookie`); a request with more gets HTTP 431. libwebsockets' own
-    /// header buffer is ``headerBufferBytes``: a request head larger than that is dropped unanswered.
+    /// The largest request head served, request line, every header line (known to libwebsockets or not)
+    /// and the final empty line included; a larger one gets HTTP 431 from the front door, whatever its size.
     public var maxRequestHeaderBytes: Int = 16 * 1024
-    /// libwebsockets' per-request header buffer (at most 65,535 bytes); must exceed ``maxRequestHeaderBytes``.
+    /// libwebsockets' per-request header buffer (at most 65,535 bytes); must exceed ``maxRequestHeaderBytes``,
+    /// so that every head the front door lets through fits (libwebsockets stores a little more than the
+    /// head's bytes: 8 bytes per header it does not know).
     public var headerBufferBytes: Int = 32 * 1024
+    /// How long a new connection may take to send its whole request head before it is closed (with 408 when
+    /// it sent part of one; silently when it sent nothing, like a browser's unused preconnection).
+    public var requestHeadTimeoutMilliseconds: Int = 10_000
+    /// Connections whose request head is still being read; when a new one arrives beyond this the oldest of
+    /// them is closed, so connections that send nothing cannot keep other clients out.
+    public var maxPendingRequestHeads: Int = 128
     /// File descriptors kept free for everything but connections (log and trace files, the terminal,
     /// libraries). libwebsockets accepts connections only while the process holds fewer than the soft
     /// `RLIMIT_NOFILE` minus this many, so it never runs into `EMFILE`; see ``FileDescriptorLimit``.

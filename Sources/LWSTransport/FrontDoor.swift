@@ -1,0 +1,508 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The server's listening socket, and a thread of its own that accepts connections and reads each one's
+/// request head before libwebsockets sees it.
+///
+/// libwebsockets 4.1.6 parses a request head itself and, for heads it cannot take (over its header buffer or
+/// its fragment table, a `%00` in the query), drops the connection without a word and without a callback;
+/// it answers an absolute-form target with an HTTP/1.0 403 of its own. Reading the head here first lets the
+/// server answer each of those (``RequestHead``) and hand only heads libwebsockets can parse on to it, with
+/// the bytes already read (``LWSServer`` adopts them). Only POSIX calls here: every `lws_*` call stays in
+/// the `LWS*` files.
+///
+/// The door holds few connections and only briefly: a connection whose head has not ended after the head
+/// timeout is closed (with 408 if it sent part of one), and when ``Limits/maxWaiting`` heads are being
+/// read the oldest makes room for a new one, so clients that connect and send nothing cannot keep others
+/// out. It counts what it handed to libwebsockets until libwebsockets closes it (``released()``), and at
+/// ``Limits/maxConnections`` answers 503 itself; when `accept` runs out of descriptors anyway it stops
+/// accepting for a while (doubling up to a second) and says so at most once every 10 s.
+final class FrontDoor: @unchecked Sendable {
+    // @unchecked: `port`, `limits`, the descriptors and `isOwnAuthority` are set in init and only read after;
+    // `thread` and `closed` are touched only by the thread that owns the server (start/stop/deinit); the
+    // door thread keeps its own state in a `Doorkeeper`; what both threads touch is in `shared`.
+
+    /// The door's limits.
+    struct Limits: Sendable {
+        /// The largest request head served (request line and final empty line included); larger gets 431.
+        var maxHeadBytes: Int
+        /// How long a connection may take to send its whole request head.
+        var headTimeout: Duration
+        /// Connections whose head is being read; a new one beyond makes the oldest close.
+        var maxWaiting: Int
+        /// Connections held in all (the door's and libwebsockets'); a new one beyond gets 503.
+        var maxConnections: Int
+    }
+
+    /// A connection whose head passed, with the bytes libwebsockets must read first.
+    struct Handoff: Sendable {
+        /// The accepted socket, non-blocking; its owner is whoever takes the handoff.
+        let fd: Int32
+        /// What the door read (the head, possibly rewritten), for libwebsockets to read before the socket.
+        let bytes: [UInt8]
+    }
+
+    private struct Shared {
+        var stopping = false
+        var handoffs: [Handoff] = []
+        /// Connections handed on and not yet released (libwebsockets holds them, or will adopt them).
+        var handedOn = 0
+    }
+
+    /// The bound port (the kernel's choice when 0 was asked for).
+    let port: Int
+    let limits: Limits
+    private let listenFD: Int32
+    // A pipe that wakes the door's poll() for stop().
+    private let wakeFD: Int32
+    private let wakeWriteFD: Int32
+    private let isOwnAuthority: @Sendable (String) -> Bool
+    private let shared = Locked(Shared())
+    private var thread: ServiceThread?
+    private var closed = false
+
+    /// A refusal is written, the write side shut, and the client's last bytes read for at most this long
+    /// before the close: closing with unread input would send a reset that can destroy the answer.
+    static let lingerTime = Duration.seconds(2)
+    /// When ``Limits/maxWaiting`` heads are being read, a new connection closes the oldest of them once that
+    /// one has waited this long.
+    static let evictionAge = Duration.milliseconds(250)
+
+    /// Binds `host:port` (SO_REUSEADDR) and listens, non-blocking; nothing is accepted before ``start(onHandoff:)``.
+    /// - Throws: ``WebServerError/cannotListen(host:port:)``, after reporting the system's reason through ``LWSLog``.
+    init(host: String, port: Int, limits: Limits, hostPolicy: HostPolicy) throws {
+        let (fd, bound) = try Self.listen(host: host, port: port)
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else {
+            close(fd)
+            LWSLog.report("cannot create the front door's wake-up pipe: \(Self.errorText(errno))")
+            throw WebServerError.cannotListen(host: host, port: port)
+        }
+        for end in pipeEnds { Self.makeNonBlocking(end) }
+        listenFD = fd
+        wakeFD = pipeEnds[0]
+        wakeWriteFD = pipeEnds[1]
+        self.port = bound
+        self.limits = limits
+        // An absolute-form target names this server when its host passes the Host check and its port is ours.
+        isOwnAuthority = { authority in
+            let name = HostPolicy.name(of: authority.lowercased())
+            var port: Int? = 80
+            if !authority.hasSuffix("]"), let colon = authority.lastIndex(of: ":") {
+                port = Int(authority[authority.index(after: colon)...])
+            }
+            return hostPolicy.accepts(authority) && !name.isEmpty && port == bound
+        }
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts the door's thread; `onHandoff` is called on it after connections were queued for ``takeHandoffs()``.
+    func start(onHandoff: @escaping @Sendable () -> Void) {
+        precondition(thread == nil && !closed, "FrontDoor.start may be called once")
+        let keeper = Doorkeeper(door: self, onHandoff: onHandoff)
+        thread = ServiceThread { keeper.run() }
+    }
+
+    /// Stops the thread (waiting for it), closes the listening socket, every connection the door holds and
+    /// every handoff not taken. Idempotent.
+    func stop() {
+        guard !closed else { return }
+        closed = true
+        shared.withLock { $0.stopping = true }
+        var one: UInt8 = 1
+        _ = write(wakeWriteFD, &one, 1)
+        thread?.join()
+        close(listenFD)
+        close(wakeFD)
+        close(wakeWriteFD)
+        let left = shared.withLock { shared in
+            defer { shared.handoffs.removeAll() }
+            return shared.handoffs
+        }
+        for handoff in left { close(handoff.fd) }
+        released(left.count)
+    }
+
+    /// The connections queued for libwebsockets since the last call; the caller owns their descriptors.
+    func takeHandoffs() -> [Handoff] {
+        shared.withLock { shared in
+            defer { shared.handoffs.removeAll() }
+            return shared.handoffs
+        }
+    }
+
+    /// Says that `count` handed-on connections are closed (libwebsockets freed them, or never adopted them).
+    func released(_ count: Int = 1) {
+        guard count > 0 else { return }
+        shared.withLock { $0.handedOn -= count }
+    }
+
+    /// Connections handed on and not yet released.
+    var handedOnCount: Int { shared.withLock { $0.handedOn } }
+
+    fileprivate var stopping: Bool { shared.withLock { $0.stopping } }
+    fileprivate var listenDescriptor: Int32 { listenFD }
+    fileprivate var wakeDescriptor: Int32 { wakeFD }
+
+    fileprivate func evaluate(_ bytes: [UInt8]) -> RequestHead.Verdict {
+        RequestHead.evaluate(bytes, maxHeadBytes: limits.maxHeadBytes, isOwnAuthority: isOwnAuthority)
+    }
+
+    fileprivate func handOn(_ handoff: Handoff) {
+        shared.withLock { shared in
+            shared.handoffs.append(handoff)
+            shared.handedOn += 1
+        }
+    }
+
+    /// Reads and drops what the peer sent and nobody will read (a request pipelined behind the one answered),
+    /// so that closing the socket next sends a FIN, not a reset that could destroy the answer's tail. Called
+    /// on libwebsockets' service thread just before it closes a connection.
+    static func discardUnreadInput(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var total = 0
+        while total < 1 << 20 {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard count > 0 else { return }
+            total += count
+        }
+    }
+
+    // MARK: - Binding
+
+    private static func listen(host: String, port: Int) throws -> (Int32, Int) {
+        var storage = sockaddr_storage()
+        var length: socklen_t = 0
+        var dualStack = false
+        let address = host == "localhost" ? "127.0.0.1" : host
+        withUnsafeMutableBytes(of: &storage) { raw in
+            if ["", "*", "0.0.0.0", "::"].contains(address) {
+                // Every address, IPv6 and IPv4 alike, as libwebsockets listened before.
+                var any = sockaddr_in6()
+                any.sin6_family = sa_family_t(AF_INET6)
+                any.sin6_port = in_port_t(UInt16(port).bigEndian)
+                any.sin6_addr = in6addr_any
+                raw.storeBytes(of: any, as: sockaddr_in6.self)
+                length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+                dualStack = true
+            } else {
+                var v4 = sockaddr_in()
+                var v6 = sockaddr_in6()
+                if inet_pton(AF_INET, address, &v4.sin_addr) == 1 {
+                    v4.sin_family = sa_family_t(AF_INET)
+                    v4.sin_port = in_port_t(UInt16(port).bigEndian)
+                    raw.storeBytes(of: v4, as: sockaddr_in.self)
+                    length = socklen_t(MemoryLayout<sockaddr_in>.size)
+                } else if inet_pton(AF_INET6, address, &v6.sin6_addr) == 1 {
+                    v6.sin6_family = sa_family_t(AF_INET6)
+                    v6.sin6_port = in_port_t(UInt16(port).bigEndian)
+                    raw.storeBytes(of: v6, as: sockaddr_in6.self)
+                    length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+                }
+            }
+        }
+        guard length > 0 else {
+            LWSLog.report("cannot listen on \(host):\(port): not a numeric address")
+            throw WebServerError.cannotListen(host: host, port: port)
+        }
+        var family = Int32(storage.ss_family)
+        var fd = socket(
+            family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        if fd < 0, dualStack {
+            // No IPv6 on this machine: every IPv4 address.
+            var any = sockaddr_in()
+            any.sin_family = sa_family_t(AF_INET)
+            any.sin_port = in_port_t(UInt16(port).bigEndian)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: any, as: sockaddr_in.self) }
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            family = AF_INET
+            dualStack = false
+            fd = socket(
+                family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
+        guard fd >= 0 else {
+            LWSLog.report("cannot listen on \(host):\(port): socket: \(errorText(errno))")
+            throw WebServerError.cannotListen(host: host, port: port)
+        }
+        var on: Int32 = 1
+        var off: Int32 = 0
+        // A restarted server may bind while the previous run's connections are in TIME_WAIT.
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        if dualStack { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size)) }
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0, Glibc.listen(fd, SOMAXCONN) == 0 else {
+            let error = errno
+            close(fd)
+            LWSLog.report("cannot listen on \(host):\(port): \(errorText(error))")
+            throw WebServerError.cannotListen(host: host, port: port)
+        }
+        var local = sockaddr_storage()
+        var localLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &localLength) }
+        }
+        let boundPort = withUnsafeBytes(of: &local) { raw in
+            // sin_port and sin6_port sit at the same offset, in network byte order.
+            UInt16(bigEndian: raw.load(fromByteOffset: 2, as: UInt16.self))
+        }
+        return (fd, Int(boundPort))
+    }
+
+    // accept4, pipe2 and eventfd are GNU extensions Glibc's Swift module does not export.
+    fileprivate static func makeNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+    }
+
+    fileprivate static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code)) + " (errno \(code))"
+    }
+}
+
+/// The door thread's own state: the connections whose head it is reading or that it is refusing.
+private final class Doorkeeper: @unchecked Sendable {
+    // @unchecked: created on the owner's thread, then used only by the door thread.
+
+    private struct Visitor {
+        let fd: Int32
+        let accepted: ContinuousClock.Instant
+        var deadline: ContinuousClock.Instant
+        var received: [UInt8] = []
+        /// A refusal being written; then `lingering` until the peer closes or the deadline.
+        var answer: [UInt8]?
+        var sent = 0
+        var lingering = false
+        var discarded = 0
+
+        var isReadingHead: Bool { answer == nil }
+    }
+
+    private let door: FrontDoor
+    private let onHandoff: @Sendable () -> Void
+    private var visitors: [Int32: Visitor] = [:]
+    private var pausedUntil: ContinuousClock.Instant?
+    private var pause = Duration.milliseconds(50)
+    private var lastPauseReport: ContinuousClock.Instant?
+    private var handedOnThisPass = false
+    private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+
+    init(door: FrontDoor, onHandoff: @escaping @Sendable () -> Void) {
+        self.door = door
+        self.onHandoff = onHandoff
+    }
+
+    func run() {
+        var descriptors: [pollfd] = []
+        while !door.stopping {
+            let now = ContinuousClock.now
+            for visitor in visitors.values where visitor.deadline <= now { expire(visitor) }
+            if let until = pausedUntil, until <= now { pausedUntil = nil }
+
+            descriptors.removeAll(keepingCapacity: true)
+            descriptors.append(pollfd(fd: door.wakeDescriptor, events: Int16(POLLIN), revents: 0))
+            var wake = pausedUntil ?? now + .seconds(1)
+            var listening = pausedUntil == nil
+            if listening, let room = roomForAnother(now), room > now {
+                // Every place is taken by a head that may still arrive: new connections wait in the backlog.
+                listening = false
+                wake = min(wake, room)
+            }
+            if listening { descriptors.append(pollfd(fd: door.listenDescriptor, events: Int16(POLLIN), revents: 0)) }
+            for visitor in visitors.values {
+                let writing = visitor.answer.map { visitor.sent < $0.count } ?? false
+                descriptors.append(pollfd(fd: visitor.fd, events: Int16(writing ? POLLOUT : POLLIN), revents: 0))
+                wake = min(wake, visitor.deadline)
+            }
+            let timeout = Int32(max(0, min(1_000, ((wake - now) / .milliseconds(1)).rounded(.up))))
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            guard ready > 0 else { continue }  // timeout, or EINTR
+
+            handedOnThisPass = false
+            for descriptor in descriptors where descriptor.revents != 0 {
+                if descriptor.fd == door.wakeDescriptor {
+                    var bytes: (UInt64, UInt64) = (0, 0)
+                    _ = read(door.wakeDescriptor, &bytes, 16)
+                } else if descriptor.fd == door.listenDescriptor {
+                    acceptWaiting()
+                } else if let visitor = visitors[descriptor.fd] {
+                    serve(visitor)
+                }
+            }
+            if handedOnThisPass { onHandoff() }
+        }
+        for visitor in visitors.values { close(visitor.fd) }
+        visitors.removeAll()
+    }
+
+    // MARK: Accepting
+
+    private func acceptWaiting() {
+        // A bounded batch per pass, so the connections already held are served in between.
+        for _ in 0..<64 {
+            let fd = accept(door.listenDescriptor, nil, nil)
+            guard fd >= 0 else {
+                let error = errno
+                switch error {
+                case EAGAIN, EWOULDBLOCK: return
+                case EINTR, ECONNABORTED, EPROTO: continue
+                default:
+                    // EMFILE, ENFILE, ENOBUFS, ENOMEM: the listen socket stays readable, so trying again at
+                    // once would spin (libwebsockets did, logging "accept: errno 24" in a loop).
+                    pauseAccepting(error)
+                    return
+                }
+            }
+            FrontDoor.makeNonBlocking(fd)
+            // lws sets TCP_NODELAY on the sockets its own listener accepts (lws_plat_set_socket_options), not
+            // on adopted ones: without it a WebSocket's second small message waits for the peer's delayed
+            // ACK (40 ms on Linux; a hello's welcome + state took 44 ms instead of 1).
+            var on: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            pause = .milliseconds(50)
+            let now = ContinuousClock.now
+            if visitors.count + door.handedOnCount >= door.limits.maxConnections {
+                refuseAtOnce(fd, .serviceUnavailable)
+                continue
+            }
+            if roomForAnother(now) != nil, let oldest = oldestReading() {
+                // Connections that send nothing must not keep others out: the oldest one makes room.
+                drop(oldest.fd)
+            }
+            visitors[fd] = Visitor(fd: fd, accepted: now, deadline: now + door.limits.headTimeout)
+            if let room = roomForAnother(now), room > now { return }
+        }
+    }
+
+    /// nil while fewer than `maxWaiting` heads are being read; else when the oldest of them may be closed to
+    /// make room. A burst of clients waits in the listen backlog meanwhile, rather than closing each other.
+    private func roomForAnother(_ now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        let reading = visitors.values.count(where: \.isReadingHead)
+        guard reading >= door.limits.maxWaiting, let oldest = oldestReading() else { return nil }
+        return oldest.accepted + min(FrontDoor.evictionAge, door.limits.headTimeout)
+    }
+
+    private func oldestReading() -> Visitor? {
+        visitors.values.filter(\.isReadingHead).min { $0.accepted < $1.accepted }
+    }
+
+    private func pauseAccepting(_ error: Int32) {
+        let now = ContinuousClock.now
+        pausedUntil = now + pause
+        if lastPauseReport.map({ now - $0 >= .seconds(10) }) ?? true {
+            lastPauseReport = now
+            LWSLog.report(
+                "accept: \(FrontDoor.errorText(error)); not accepting connections for \(pause) (said at most every 10 s)"
+            )
+        }
+        pause = min(pause * 2, .seconds(1))
+    }
+
+    /// 503 at the connection cap: read what already arrived (so the close is not a reset), answer, close.
+    private func refuseAtOnce(_ fd: Int32, _ refusal: HTTPRefusal) {
+        FrontDoor.discardUnreadInput(fd)
+        let bytes = refusal.bytes
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        shutdown(fd, Int32(SHUT_WR))
+        close(fd)
+    }
+
+    // MARK: Reading heads
+
+    private func serve(_ visitor: Visitor) {
+        var visitor = visitor
+        if visitor.answer != nil {
+            if visitor.lingering { linger(&visitor) } else { writeAnswer(&visitor) }
+            return
+        }
+        let count = chunk.withUnsafeMutableBytes { recv(visitor.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+        guard count > 0 else {
+            drop(visitor.fd)  // closed before its head ended: nothing to answer
+            return
+        }
+        visitor.received += chunk[..<count]
+        switch door.evaluate(visitor.received) {
+        case .incomplete:
+            visitors[visitor.fd] = visitor
+        case .refuse(let refusal):
+            startAnswer(&visitor, refusal)
+        case .admit(let bytes, let isWebSocketUpgrade):
+            visitors[visitor.fd] = nil
+            if !isWebSocketUpgrade { holdBackPipelinedRequests(visitor.fd) }
+            door.handOn(FrontDoor.Handoff(fd: visitor.fd, bytes: bytes))
+            handedOnThisPass = true
+        }
+    }
+
+    // libwebsockets 4.1.6 parses a request pipelined behind one whose answer is still being written, and that
+    // answer is then lost (it rebinds the connection). The server answers one request per connection anyway,
+    // so it need not read anything after the head: with a low-water mark far above anything a client sends,
+    // poll() reports the socket readable again only when the peer closes it (or fills the receive buffer of
+    // several MB), and libwebsockets reads nothing more.
+    private func holdBackPipelinedRequests(_ fd: Int32) {
+        var mark = Int32(1 << 30)
+        setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &mark, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    private func expire(_ visitor: Visitor) {
+        var visitor = visitor
+        if visitor.isReadingHead, !visitor.received.isEmpty {
+            startAnswer(&visitor, .requestTimeout)
+        } else {
+            drop(visitor.fd)  // silent (a preconnect that never sent a byte), or done lingering
+        }
+    }
+
+    // MARK: Refusing
+
+    private func startAnswer(_ visitor: inout Visitor, _ refusal: HTTPRefusal) {
+        visitor.answer = refusal.bytes
+        visitor.received = []
+        visitor.deadline = ContinuousClock.now + FrontDoor.lingerTime
+        writeAnswer(&visitor)
+    }
+
+    private func writeAnswer(_ visitor: inout Visitor) {
+        guard let answer = visitor.answer else { return }
+        let count = answer[visitor.sent...].withUnsafeBytes {
+            send(visitor.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+        }
+        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+            visitors[visitor.fd] = visitor
+            return
+        }
+        guard count > 0 else {
+            drop(visitor.fd)
+            return
+        }
+        visitor.sent += count
+        if visitor.sent == answer.count {
+            shutdown(visitor.fd, Int32(SHUT_WR))
+            visitor.lingering = true
+        }
+        visitors[visitor.fd] = visitor
+    }
+
+    private func linger(_ visitor: inout Visitor) {
+        let count = chunk.withUnsafeMutableBytes { recv(visitor.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+        visitor.discarded += max(0, count)
+        guard count > 0, visitor.discarded < 1 << 20 else {
+            drop(visitor.fd)
+            return
+        }
+        visitors[visitor.fd] = visitor
+    }
+
+    private func drop(_ fd: Int32) {
+        visitors[fd] = nil
+        close(fd)
+    }
+}

@@ -1,0 +1,50 @@
+/// An answer the front door gives itself, before libwebsockets sees the connection: a complete HTTP/1.1
+/// response with the security headers libwebsockets adds to the server's other answers and
+/// `connection: close` (the door closes the connection after it).
+struct HTTPRefusal: Sendable, Equatable {
+    /// The status code, e.g. 400.
+    let status: Int
+    /// The reason phrase of the status line, also the body's text.
+    let reason: String
+
+    /// The request line or a header line is malformed, or the target holds a NUL (`%00`).
+    static let badRequest = HTTPRefusal(status: 400, reason: "Bad Request")
+    /// An absolute-form target that names another server.
+    static let forbidden = HTTPRefusal(status: 403, reason: "Forbidden")
+    /// The request head did not arrive within the head timeout.
+    static let requestTimeout = HTTPRefusal(status: 408, reason: "Request Timeout")
+    /// More query parameters than libwebsockets' header table holds.
+    static let uriTooLong = HTTPRefusal(status: 414, reason: "URI Too Long")
+    /// The request head is larger than the limit, or has more header lines.
+    static let headerFieldsTooLarge = HTTPRefusal(status: 431, reason: "Request Header Fields Too Large")
+    /// Every descriptor for connections is taken.
+    static let serviceUnavailable = HTTPRefusal(status: 503, reason: "Service Unavailable")
+    /// A request line naming an HTTP version other than 1.0 or 1.1.
+    static let versionNotSupported = HTTPRefusal(status: 505, reason: "HTTP Version Not Supported")
+
+    // What LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE makes libwebsockets 4.1.6 add to
+    // every other answer (copied from its answers; HTTPEdgeCaseTests compares the two).
+    static let securityHeaders: [(String, String)] = [
+        (
+            "content-security-policy",
+            "default-src 'none'; img-src 'self' data: ; script-src 'self'; font-src 'self'; style-src 'self'; "
+                + "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none';form-action 'self';"
+        ),
+        ("x-content-type-options", "nosniff"),
+        ("x-xss-protection", "1; mode=block"),
+        ("x-frame-options", "deny"),
+        ("referrer-policy", "no-referrer"),
+    ]
+
+    /// The whole response: status line, headers and a one-line text body.
+    var bytes: [UInt8] {
+        let body = reason + "\n"
+        var head = "HTTP/1.1 \(status) \(reason)\r\n"
+        for (name, value) in Self.securityHeaders { head += "\(name): \(value)\r\n" }
+        head += "content-type: text/plain; charset=utf-8\r\n"
+        head += "content-length: \(body.utf8.count)\r\n"
+        head += "cache-control: no-store\r\n"
+        head += "connection: close\r\n\r\n"
+        return Array((head + body).utf8)
+    }
+}

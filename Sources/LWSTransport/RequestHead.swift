@@ -1,0 +1,192 @@
+/// What the front door decides about the bytes a new connection has sent so far: a pure function of
+/// those bytes, so every rule is tested without sockets.
+///
+/// The rules are there because libwebsockets 4.1.6 cannot answer these requests itself: it drops the
+/// connection unanswered when a head overflows its header buffer or its table of header fragments (about
+/// 90 known headers and query parameters together), when the target decodes to a NUL, and it answers an
+/// absolute-form target with an HTTP/1.0 403 of its own (parsers.c).
+enum RequestHead {
+    /// The door's verdict.
+    enum Verdict: Equatable {
+        /// The head has not ended yet and is within the size limit: read more.
+        case incomplete
+        /// Answer this and close.
+        case refuse(HTTPRefusal)
+        /// Hand the connection to libwebsockets with these bytes as the first it reads: the head (its target
+        /// rewritten to origin-form if it was absolute-form), then, for a WebSocket upgrade only, whatever
+        /// followed it.
+        case admit(bytes: [UInt8], isWebSocketUpgrade: Bool)
+    }
+
+    /// Header lines beyond this get 431. With the request line and ``maxQueryParameters`` this stays below
+    /// the 94 fragments libwebsockets 4.1.6 holds (92 `Accept` lines were dropped unanswered, 90 served).
+    static let maxHeaderLines = 64
+    /// Query parameters (split at `&` and `;`, as libwebsockets does) beyond this get 414.
+    static let maxQueryParameters = 24
+
+    /// The verdict on `bytes`, everything read from the connection so far.
+    /// - Parameters:
+    ///   - maxHeadBytes: the largest head served, request line and final empty line included.
+    ///   - isOwnAuthority: whether an absolute-form target's authority (`host[:port]`) names this server.
+    static func evaluate(_ bytes: [UInt8], maxHeadBytes: Int, isOwnAuthority: (String) -> Bool) -> Verdict {
+        guard let (headLength, terminatorLength) = headEnd(bytes, searchingFirst: maxHeadBytes + 4) else {
+            return bytes.count > maxHeadBytes ? .refuse(.headerFieldsTooLarge) : .incomplete
+        }
+        let headEnd = headLength + terminatorLength
+        guard headEnd <= maxHeadBytes else { return .refuse(.headerFieldsTooLarge) }
+        let head = bytes[..<headLength]
+        // libwebsockets fails the parse on a NUL anywhere in the head (parsers.c) and drops the connection.
+        guard !head.contains(0) else { return .refuse(.badRequest) }
+        var lines = head.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+        }
+        let requestLine = lines.removeFirst()
+        guard lines.count <= maxHeaderLines else { return .refuse(.headerFieldsTooLarge) }
+
+        var isWebSocketUpgrade = false
+        var hostLines = 0
+        for line in lines {
+            // A line starting with whitespace continues the previous one (obs-fold), which RFC 9112 §5.2
+            // lets a server refuse; a field name is a token directly followed by ':' (§5.1).
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+                line[..<colon].allSatisfy(isTokenByte)
+            else { return .refuse(.badRequest) }
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).lowercased()
+            if name == "host" { hostLines += 1 }
+            if name == "upgrade", value.split(separator: ",").contains(where: { $0.trimmed == "websocket" }) {
+                isWebSocketUpgrade = true
+            }
+        }
+        // RFC 9112 §3.2: more than one Host is answered with 400 (libwebsockets would join them with ',').
+        guard hostLines <= 1 else { return .refuse(.badRequest) }
+
+        let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenByte), !parts[1].isEmpty,
+            parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7f })
+        else { return .refuse(.badRequest) }
+        switch String(decoding: parts[2], as: UTF8.self) {
+        case "HTTP/1.1", "HTTP/1.0": break
+        case let version where version.utf8.count == 8 && version.hasPrefix("HTTP/"):
+            return .refuse(.versionNotSupported)
+        default: return .refuse(.badRequest)
+        }
+
+        var target = Array(parts[1])
+        var rewritten = false
+        if target.first != UInt8(ascii: "/") {
+            switch absoluteFormPath(target, isOwnAuthority: isOwnAuthority) {
+            case .path(let path):
+                target = path
+                rewritten = true
+            case .refused(let refusal):
+                return .refuse(refusal)
+            }
+        }
+        if let refusal = targetRefusal(target) { return .refuse(refusal) }
+
+        var admitted: [UInt8]
+        if rewritten {
+            admitted = Array(parts[0]) + [UInt8(ascii: " ")] + target + [UInt8(ascii: " ")] + Array(parts[2])
+            admitted += bytes[requestLine.endIndex..<headEnd]
+        } else {
+            admitted = Array(bytes[..<headEnd])
+        }
+        // Only one request is served per connection: what follows a plain request's head (a pipelined
+        // request) is never handed on, and the client sends it again after `connection: close`. A WebSocket
+        // may already have sent its first frames.
+        if isWebSocketUpgrade { admitted += bytes[headEnd...] }
+        return .admit(bytes: admitted, isWebSocketUpgrade: isWebSocketUpgrade)
+    }
+
+    /// The length of the head before its final empty line and the length of that terminator (`CRLF CRLF`,
+    /// or `LF LF` from a lax client, which libwebsockets also accepts), looking at the first `limit` bytes.
+    static func headEnd(_ bytes: [UInt8], searchingFirst limit: Int) -> (Int, Int)? {
+        let end = min(bytes.count, limit)
+        var index = 0
+        while index + 1 < end {
+            if bytes[index] == UInt8(ascii: "\n") {
+                if bytes[index + 1] == UInt8(ascii: "\n") { return (index, 2) }
+                if index >= 1, bytes[index - 1] == UInt8(ascii: "\r"), index + 2 < end,
+                    bytes[index + 1] == UInt8(ascii: "\r"), bytes[index + 2] == UInt8(ascii: "\n")
+                {
+                    return (index - 1, 4)
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The origin-form path of an absolute-form target (`http://host:port/path?query`), or why it is refused:
+    /// 403 when it names another server (a proxy request), 400 when it is not a URL at all.
+    private enum AbsoluteForm {
+        case path([UInt8])
+        case refused(HTTPRefusal)
+    }
+
+    private static func absoluteFormPath(_ target: [UInt8], isOwnAuthority: (String) -> Bool) -> AbsoluteForm {
+        let text = String(decoding: target, as: UTF8.self)
+        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else {
+            return .refused(.badRequest)
+        }
+        guard text[..<colon].lowercased() == "http" else { return .refused(.forbidden) }
+        let rest = text[text.index(colon, offsetBy: 3)...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        let authority = String(rest[..<authorityEnd])
+        guard !authority.isEmpty, !authority.contains("@") else { return .refused(.badRequest) }
+        guard isOwnAuthority(authority) else { return .refused(.forbidden) }
+        var path = String(rest[authorityEnd...])
+        if !path.hasPrefix("/") { path = "/" + path }
+        return .path(Array(path.utf8))
+    }
+
+    /// Why an origin-form target is refused, if it is: a NUL (`%00`, which libwebsockets answers by dropping
+    /// the connection), a `%` not followed by two hex digits, or too many query parameters.
+    private static func targetRefusal(_ target: [UInt8]) -> HTTPRefusal? {
+        var index = 0
+        while index < target.count {
+            if target[index] == UInt8(ascii: "%") {
+                guard index + 2 < target.count, let high = hexValue(target[index + 1]),
+                    let low = hexValue(target[index + 2])
+                else { return .badRequest }
+                if high == 0, low == 0 { return .badRequest }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        if let query = target.firstIndex(of: UInt8(ascii: "?")) {
+            let separators = target[query...].count(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") })
+            if separators + 1 > maxQueryParameters { return .uriTooLong }
+        }
+        return nil
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    // RFC 9110 §5.6.2 tchar.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}
+
+extension Substring {
+    fileprivate var trimmed: Substring {
+        let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
+        let end = lastIndex { $0 != " " && $0 != "\t" }.map(index(after:)) ?? start
+        return self[start..<Swift.max(start, end)]
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+@testable import LWSTransport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The front door's own limits (the head timeout, the heads it reads at once, the connections it counts)
+/// and what it hands to libwebsockets, over real sockets.
+@Suite(.timeLimit(.minutes(1)))
+struct FrontDoorTests {
+    @Test func aHeadThatNeverEndsIsClosedAfterTheTimeout() throws {
+        let server = try TestServer { $0.requestHeadTimeoutMilliseconds = 500 }
+        let partial = try RawConnection(port: server.port)
+        try partial.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        let silent = try RawConnection(port: server.port)
+        let started = ContinuousClock.now
+        let answer = partial.readUntilClosed(timeout: .seconds(5))
+        let waited = ContinuousClock.now - started
+        #expect(answer.closed)
+        #expect(String(decoding: answer.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+        #expect(waited >= .milliseconds(400) && waited < .seconds(3), "closed after \(waited)")
+        // A connection that sent nothing (a browser's spare preconnection) is closed without a word.
+        let nothing = silent.readUntilClosed(timeout: .seconds(5))
+        #expect(nothing.closed)
+        #expect(nothing.bytes.isEmpty)
+        #expect(try HTTPProbe.get(port: server.port, path: "/healthz").status == 200)
+    }
+
+    @Test func manyHalfOpenHeadsDoNotKeepOtherClientsOut() throws {
+        let server = try TestServer { $0.maxPendingRequestHeads = 8 }
+        var idle: [RawConnection] = []
+        for index in 0..<40 {
+            let connection = try RawConnection(port: server.port)
+            if index.isMultiple(of: 2) { try connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n") }
+            idle.append(connection)
+        }
+        // Eight heads are being read; each newcomer waits in the backlog for the oldest to
+        // make room (a quarter of a second), never the whole head timeout (10 s).
+        for _ in 0..<3 {
+            let started = ContinuousClock.now
+            #expect(try HTTPProbe.get(port: server.port, path: "/healthz", timeout: .seconds(5)).status == 200)
+            #expect(ContinuousClock.now - started < .seconds(3))
+        }
+        _ = idle
+    }
+
+    @Test func aBurstOfClientsWaitsInTheBacklogInsteadOfClosingEachOther() throws {
+        let server = try TestServer { $0.maxPendingRequestHeads = 4 }
+        let clients = try (0..<32).map { _ in try RawConnection(port: server.port) }
+        for client in clients { try client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
+        for client in clients {
+            let answer = client.readUntilClosed(timeout: .seconds(5))
+            #expect(String(decoding: answer.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        }
+    }
+
+    @Test func theDoorCountsWhatLibwebsocketsHoldsUntilItIsClosed() throws {
+        let server = try TestServer()
+        let core = server.server
+        for _ in 0..<20 { #expect(try HTTPProbe.get(port: server.port, path: "/healthz").status == 200) }
+        let socket = try WebSocketClient.connect(port: server.port)
+        try socket.send("x")
+        #expect(socket.receive() == .text("x"))
+        #expect(server.onServiceThread { core.adoptedConnectionCount } == 1)
+        socket.close()
+        #expect(server.delegate.waitForClosed(count: 1) != nil)
+        let settled = Monitor(false)
+        for _ in 0..<50 where server.onServiceThread({ core.adoptedConnectionCount }) != 0 {
+            _ = settled.wait(timeout: .milliseconds(20)) { $0 ? true : nil }
+        }
+        #expect(server.onServiceThread { core.adoptedConnectionCount } == 0)
+    }
+
+    @Test func aRequestPipelinedLaterBehindALargeAnswerDoesNotCutIt() throws {
+        let server = try TestServer()
+        let bytes = 3_000_000
+        let client = try RawConnection(port: server.port, receiveBuffer: 4096)
+        try client.send("GET /api/big?bytes=\(bytes) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        // The first answer is well under way (the small receive buffer holds it back) when the next request
+        // arrives in a packet of its own.
+        let pause = Monitor(false)
+        _ = pause.wait(timeout: .milliseconds(300)) { $0 ? true : nil }
+        try client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let answer = client.readUntilClosed(timeout: .seconds(20))
+        let text = String(decoding: answer.bytes.prefix(1_000), as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(text.contains("content-length: \(bytes)\r\n"))
+        #expect(text.contains("connection: close\r\n"))
+        let head = try #require(text.range(of: "\r\n\r\n"))
+        #expect(answer.bytes.count - text.utf8.distance(from: text.startIndex, to: head.upperBound) == bytes)
+        #expect(answer.closed)
+    }
+
+    @Test func refusalsCarryTheSecurityHeadersOfTheServersOtherAnswers() throws {
+        let server = try TestServer()
+        let answered = try HTTPProbe.get(port: server.port, path: "/healthz")
+        let refused = try HTTPProbe.get(port: server.port, path: "/api/echo?x=%00")
+        #expect(refused.status == 400)
+        for (name, value) in HTTPRefusal.securityHeaders {
+            #expect(answered.header(name) == value, "\(name)")
+            #expect(refused.header(name) == value, "\(name)")
+        }
+        #expect(refused.header("connection") == "close")
+    }
+}
+
+/// A raw client socket for the door's tests: connect, send, read until the server closes (bounded).
+final class RawConnection: @unchecked Sendable {
+    // @unchecked: used by one thread at a time.
+    private let fd: Int32
+
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw HTTPProbe.Failure.socketError(errno)
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { throw HTTPProbe.Failure.socketError(errno) }
+    }
+
+    /// Everything received until the server closed (`closed`) or `timeout` passed.
+    func readUntilClosed(timeout: Duration) -> (bytes: [UInt8], closed: Bool) {
+        let deadline = ContinuousClock.now + timeout
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return (received, false) }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(max(1, left / .milliseconds(1)))) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return (received, true) }
+            received += buffer[..<count]
+        }
+    }
+}

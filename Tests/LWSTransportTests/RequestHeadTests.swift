@@ -1,0 +1,133 @@
+import Testing
+
+@testable import LWSTransport
+
+/// The front door's rules for a request head, as a pure function of the bytes read so far.
+@Suite struct RequestHeadTests {
+    static let port = 8080
+
+    static func verdict(_ text: String, maxHeadBytes: Int = 16 * 1024) -> RequestHead.Verdict {
+        verdict(Array(text.utf8), maxHeadBytes: maxHeadBytes)
+    }
+
+    static func verdict(_ bytes: [UInt8], maxHeadBytes: Int = 16 * 1024) -> RequestHead.Verdict {
+        RequestHead.evaluate(bytes, maxHeadBytes: maxHeadBytes) { authority in
+            authority == "127.0.0.1:\(port)" || authority == "localhost:\(port)"
+        }
+    }
+
+    static func admitted(_ text: String, webSocket: Bool = false) -> RequestHead.Verdict {
+        .admit(bytes: Array(text.utf8), isWebSocketUpgrade: webSocket)
+    }
+
+    @Test func aHeadIsReadUntilItsEmptyLine() {
+        #expect(Self.verdict("GET / HTTP/1.1\r\nHost: a\r\n") == .incomplete)
+        #expect(Self.verdict("GET / HTTP/1.1\r\nHost: a\r\n\r") == .incomplete)
+        #expect(Self.verdict("GET / HTTP/1.1\r\nHost: a\r\n\r\n") == Self.admitted("GET / HTTP/1.1\r\nHost: a\r\n\r\n"))
+        // Bare LF line ends, which libwebsockets accepts too.
+        #expect(Self.verdict("GET / HTTP/1.1\nHost: a\n\n") == Self.admitted("GET / HTTP/1.1\nHost: a\n\n"))
+        #expect(Self.verdict("GET / HTTP/1.1\r\n\r\n") == Self.admitted("GET / HTTP/1.1\r\n\r\n"))
+    }
+
+    @Test func aPipelinedRequestIsNotHandedOnButAWebSocketsFirstFrameIs() {
+        let get = "GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n"
+        #expect(Self.verdict(get + "GET /api/sessions HTTP/1.1\r\n\r\n") == Self.admitted(get))
+        let upgrade = "GET /ws HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: WebSocket\r\n\r\n"
+        #expect(Self.verdict(upgrade + "\u{81}\u{80}") == Self.admitted(upgrade + "\u{81}\u{80}", webSocket: true))
+        // h2c is not a WebSocket: libwebsockets answers it over HTTP/1.1, one request like any other.
+        let h2c = "GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n\r\n"
+        #expect(Self.verdict(h2c + "PRI") == Self.admitted(h2c))
+    }
+
+    @Test func overTheLimitIs431WhateverTheLinesAre() {
+        let line = "GET / HTTP/1.1\r\n"
+        // No end in sight past the limit.
+        #expect(
+            Self.verdict(line + "Cookie: " + String(repeating: "c", count: 2_000), maxHeadBytes: 1_024)
+                == .refuse(.headerFieldsTooLarge))
+        // Ends, but past the limit: one byte over counts.
+        let exact = line + "X-Foo: " + String(repeating: "x", count: 1_024 - line.utf8.count - 11) + "\r\n\r\n"
+        #expect(exact.utf8.count == 1_024)
+        #expect(Self.verdict(exact, maxHeadBytes: 1_024) == Self.admitted(exact))
+        #expect(Self.verdict(exact, maxHeadBytes: 1_023) == .refuse(.headerFieldsTooLarge))
+        // Too many lines, known to libwebsockets or not, however short.
+        let many = line + String(repeating: "X-Foo: a\r\n", count: RequestHead.maxHeaderLines + 1) + "\r\n"
+        #expect(Self.verdict(many) == .refuse(.headerFieldsTooLarge))
+        let enough = line + String(repeating: "Accept: a\r\n", count: RequestHead.maxHeaderLines) + "\r\n"
+        #expect(Self.verdict(enough) == Self.admitted(enough))
+    }
+
+    @Test(arguments: [
+        "/api/events?session=a%00b", "/x%00/../y", "/%00", "/api?x=%0", "/api?x=%zz", "/a%", "/a%g0",
+    ])
+    func aNulOrABrokenEscapeInTheTargetIs400(target: String) {
+        #expect(Self.verdict("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n") == .refuse(.badRequest))
+    }
+
+    @Test func aRawNulAnywhereIs400() {
+        #expect(
+            Self.verdict(Array("GET / HTTP/1.1\r\nX-Foo: a".utf8) + [0] + Array("b\r\n\r\n".utf8))
+                == .refuse(.badRequest))
+    }
+
+    @Test(arguments: [
+        "GET  / HTTP/1.1", "GET /", "GET / HTTP/1.1 x", " GET / HTTP/1.1", "G(T / HTTP/1.1", "GET / HTTX/1.1",
+        "GET * HTTP/1.1", "CONNECT 127.0.0.1:8080 HTTP/1.1", "GET /a\u{7f} HTTP/1.1", "",
+    ])
+    func aMalformedRequestLineIs400(line: String) {
+        #expect(Self.verdict("\(line)\r\nHost: a\r\n\r\n") == .refuse(.badRequest))
+    }
+
+    @Test func anotherHTTPVersionIs505() {
+        #expect(Self.verdict("GET / HTTP/2.0\r\n\r\n") == .refuse(.versionNotSupported))
+        #expect(Self.verdict("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n") == .refuse(.versionNotSupported))
+        #expect(Self.verdict("GET / HTTP/1.0\r\n\r\n") == Self.admitted("GET / HTTP/1.0\r\n\r\n"))
+    }
+
+    @Test(arguments: ["Host a", ": a", "Ho st: a", "Host : a", " folded", "\tfolded"])
+    func aMalformedHeaderLineIs400(header: String) {
+        #expect(Self.verdict("GET / HTTP/1.1\r\nX-Foo: a\r\n\(header)\r\n\r\n") == .refuse(.badRequest))
+    }
+
+    @Test func twoHostsAre400() {
+        #expect(Self.verdict("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nhost: evil.example\r\n\r\n") == .refuse(.badRequest))
+    }
+
+    @Test func tooManyQueryParametersAre414() {
+        let fits = (1...RequestHead.maxQueryParameters).map { "a\($0)=1" }.joined(separator: "&")
+        #expect(Self.verdict("GET /api?\(fits) HTTP/1.1\r\n\r\n") == Self.admitted("GET /api?\(fits) HTTP/1.1\r\n\r\n"))
+        #expect(Self.verdict("GET /api?\(fits);b=2 HTTP/1.1\r\n\r\n") == .refuse(.uriTooLong))
+    }
+
+    @Test func anAbsoluteFormTargetForThisServerBecomesOriginForm() {
+        #expect(
+            Self.verdict("GET http://127.0.0.1:8080/healthz HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n")
+                == Self.admitted("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n"))
+        #expect(
+            Self.verdict("HEAD HTTP://localhost:8080?x=1 HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n\r\n")
+                == Self.admitted("HEAD /?x=1 HTTP/1.1\r\n\r\n"))
+        #expect(
+            Self.verdict("GET http://127.0.0.1:8080/a%00 HTTP/1.1\r\n\r\n") == .refuse(.badRequest))
+    }
+
+    @Test(arguments: [
+        "http://evil.example:8080/healthz", "http://127.0.0.1:9999/healthz", "http://127.0.0.1/healthz",
+        "https://127.0.0.1:8080/healthz", "ftp://127.0.0.1:8080/",
+    ])
+    func anAbsoluteFormTargetForAnotherServerIs403(target: String) {
+        #expect(Self.verdict("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n") == .refuse(.forbidden))
+    }
+
+    @Test(arguments: ["http:/127.0.0.1:8080/", "http://user@127.0.0.1:8080/", "http:///x", "x"])
+    func aTargetThatIsNeitherFormIs400(target: String) {
+        #expect(Self.verdict("GET \(target) HTTP/1.1\r\n\r\n") == .refuse(.badRequest))
+    }
+
+    @Test func aRefusalIsAWholeHTTP11AnswerThatCloses() {
+        let text = String(decoding: HTTPRefusal.badRequest.bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+        #expect(text.contains("\r\nconnection: close\r\n"))
+        #expect(text.contains("\r\ncontent-length: 12\r\n"))
+        #expect(text.hasSuffix("\r\n\r\nBad Request\n"))
+    }
+}
