@@ -215,6 +215,8 @@ export class Recording {
       this.lastKeyAt = performance.now();
       this.wake();
     });
+    this.afterFrame = new MessageChannel();
+    this.afterFrame.port1.onmessage = (event) => this.measureFrame(event.data);
     // The content grows without a scroll event when the app appends items.
     this.resizeObserver = new ResizeObserver(() => this.wake());
     this.resizeObserver.observe(element);
@@ -232,6 +234,7 @@ export class Recording {
       for (const [target, type, handler] of this.listeners) target.removeEventListener(type, handler, { passive: true });
       this.resizeObserver.disconnect();
       this.mutationObserver.disconnect();
+      this.afterFrame.port1.close();
       this.lines.push({ kind: "closed", t: Math.round(performance.now()), code: 1000, resumable: false });
       if (this.socket) {
         const socket = this.socket;
@@ -332,8 +335,16 @@ export class Recording {
     if (this.frameRequest === null && !this.stopped) this.frameRequest = requestAnimationFrame((now) => this.frame(now));
   }
 
+  // The frame's time is the animation frame's, as on the playground's page; the measuring itself runs in
+  // the task right after that frame, when the app's own layout is done, so reading the scroller's sizes
+  // forces no layout early (a rAF callback that reads after the app appended rows would).
   frame(now) {
+    this.afterFrame.port2.postMessage(now);
+  }
+
+  measureFrame(now) {
     this.frameRequest = null;
+    if (this.stopped) return;
     const started = performance.now();
     let again = false;
     try {
