@@ -143,7 +143,7 @@ export class TraceView extends EventTarget {
     const sample = sampleAt(trace, this.at);
     const shown = trace.decisions.filter((d) => d.t <= this.at);
     const axis = trace.header.config?.axis === "horizontal" ? "x" : "y";
-    const offset = sample ? `contentOffset.${axis} ${sample.geometry.contentOffset[axis]} · ${sample.geometry.phase}` : "before the first geometry";
+    const offset = sample ? `contentOffset.${axis} ${Math.round(sample.geometry.contentOffset[axis] * 10) / 10} · ${sample.geometry.phase}` : "before the first geometry";
     this.readout.textContent = `${seconds(this.at - trace.start)} of ${seconds(trace.end - trace.start)} · ${offset} · ${shown.length} of ${trace.decisions.length} decisions`;
     this.scrub.setAttribute("aria-valuetext", this.readout.textContent);
     this.decisionList.replaceChildren(...shown.slice(-SHOWN_DECISIONS).map((d) => {
