@@ -86,11 +86,11 @@ export class TraceView extends EventTarget {
     try {
       trace = parseTrace(text);
     } catch (error) {
-      this.error.textContent = `${name}: ${error.message}`;
-      this.error.hidden = false;
+      this.showError(`${name}: ${error.message}`);
       return false;
     }
     this.error.hidden = true;
+    this.panel.hidden = false;
     this.trace = trace;
     this.name = name;
     const from = trace.header.recorder ? ` · recorded on ${trace.header.recorder.page}` : "";
@@ -117,13 +117,17 @@ export class TraceView extends EventTarget {
   showError(text) {
     this.error.textContent = text;
     this.error.hidden = false;
+    this.panel.hidden = false;
+    if (!this.trace) this.nameLabel.textContent = "";
   }
 
   close() {
     this.trace = null;
     this.body.hidden = true;
+    this.error.hidden = true;
+    this.panel.hidden = true;
     this.panel.classList.remove("has-trace");
-    this.nameLabel.textContent = "Open a trace to scrub it and continue live from any moment";
+    this.openButton.focus();
   }
 
   scrubFromPointer(event) {
