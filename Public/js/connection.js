@@ -41,6 +41,7 @@ export class Connection extends EventTarget {
     this.retryTimer = null;
     this.pingTimer = null;
     this.restored = false; // the token came from an earlier load of this page (a reload)
+    this.pendingFork = null; // {pieces, hello, previous: {session, resume}} until the fork's welcome
     const saved = readStorage(STORAGE_KEY);
     if (saved && typeof saved.session === "string" && typeof saved.resume === "string") {
       this.sessionId = saved.session;
@@ -59,6 +60,27 @@ export class Connection extends EventTarget {
     if (!this.ready || !this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
     this.socket.send(JSON.stringify(message));
     return true;
+  }
+
+  /**
+   * Leaves this session for a fork of a trace: a new socket sends the parent trace in `forkTrace`
+   * messages, then `hello` with `fork`. If the server refuses the fork, the page resumes the session it
+   * left (the `forkfailed` event says why).
+   */
+  fork({ pieces, fork, config }) {
+    this.pendingFork = {
+      pieces, hello: { type: "hello", version: 1, fork, config },
+      previous: { session: this.sessionId, resume: this.resumeToken },
+    };
+    this.resumeToken = null;
+    this.restored = false;
+    const old = this.socket;
+    this.socket = null;
+    this.ready = false;
+    clearInterval(this.pingTimer);
+    if (old) old.close(1000, "forking a trace");
+    this.attempt = 0;
+    this.open();
   }
 
   /** Closes the socket as a network drop would, keeping the resume token: the page reconnects. */
@@ -91,6 +113,12 @@ export class Connection extends EventTarget {
     }
     this.socket = socket;
     socket.addEventListener("open", () => {
+      if (this.pendingFork) {
+        for (const text of this.pendingFork.pieces) socket.send(JSON.stringify({ type: "forkTrace", text }));
+        socket.send(JSON.stringify(this.pendingFork.hello));
+        this.sentResumeToken = null;
+        return;
+      }
       const hello = { type: "hello", version: 1 };
       this.sentResumeToken = this.resumeToken;
       if (this.resumeToken) {
@@ -135,7 +163,22 @@ export class Connection extends EventTarget {
       }
       return;
     }
+    if (message.type === "error" && this.pendingFork && !this.ready) {
+      // The fork was refused (before any session): back to the session the page left.
+      const { previous } = this.pendingFork;
+      this.pendingFork = null;
+      this.sessionId = previous.session;
+      this.resumeToken = previous.resume;
+      this.dispatchEvent(new CustomEvent("forkfailed", { detail: message }));
+      const hello = { type: "hello", version: 1, ...this.helloFields() };
+      if (this.resumeToken) Object.assign(hello, { resume: this.resumeToken, lastRev: this.lastRev() });
+      this.sentResumeToken = this.resumeToken;
+      this.socket?.send(JSON.stringify(hello));
+      return;
+    }
     if (message.type === "welcome") {
+      const forked = this.pendingFork !== null;
+      this.pendingFork = null;
       // Session ids may repeat across server restarts; the token is what proves a resume.
       const resumed = Boolean(this.sentResumeToken) && message.session === this.sessionId
         && (message.resume ?? this.sentResumeToken) === this.sentResumeToken;
@@ -148,7 +191,7 @@ export class Connection extends EventTarget {
       this.ready = true;
       this.setStatus("open");
       this.startPinging();
-      this.dispatchEvent(new CustomEvent("welcome", { detail: { msg: message, resumed, reloaded } }));
+      this.dispatchEvent(new CustomEvent("welcome", { detail: { msg: message, resumed, reloaded, forked } }));
       return;
     }
     this.dispatchEvent(new CustomEvent("message", { detail: message }));

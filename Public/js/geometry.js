@@ -7,23 +7,18 @@
 // Lifting the finger/pointer, or 150 ms without wheel input, is the release: the phase leaves
 // `interacting` in one frame, and the pull springs back to 0 from the next.
 //
+// The rules (phase, pull, spring, the measurement) live in ../recorder.js, which a developer attaches to
+// their own app: a recording and a session here measure the same way.
+//
 // An idle page costs nothing: frames run only after something that can change the geometry (scroll,
 // input, a size change of the feed or its content, a command) and keep running while the phase is
 // not `idle` or the pull moves; the first unchanged idle frame stops them.
 
 import { prefersReducedMotion } from "./dom.js";
+import { RULES, SCROLL_KEYS, round, phaseAt, isRelease, grownPull, springPull, wheelPixels, geometryOf } from "../recorder.js";
 
-const RESISTANCE = 0.5;
-const WHEEL_RELEASE_MS = 150;
-const KEY_RELEASE_MS = 150;
-const SCROLL_QUIET_MS = 120;
-const SPRING_MS = 240;
 const SCROLL_TO_TOP_TIMEOUT_MS = 2500;
-const DRAG_SLOP_PX = 3;
-const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "PageUp", "PageDown", "Home", "End", " "]);
 const RETRY_SEND_MS = 200;
-
-const round = (value) => Math.round(value * 100) / 100;
 
 /**
  * Events (EventTarget): `geometry` (detail: {geometry, seq, sent}) for every changed measurement,
@@ -132,12 +127,10 @@ export class GeometryReporter extends EventTarget {
   }
 
   phaseAt(now) {
-    if (this.touch || (this.drag && this.drag.moved)) return "interacting";
-    if (now - this.lastWheelAt < WHEEL_RELEASE_MS) return "interacting";
-    if (this.keyHeld || now - this.lastKeyAt < KEY_RELEASE_MS) return "interacting";
-    if (this.animatingSince !== null) return "animating";
-    if (now - this.lastScrollAt < SCROLL_QUIET_MS) return "decelerating";
-    return "idle";
+    return phaseAt({
+      dragging: Boolean(this.touch || (this.drag && this.drag.moved)), lastWheelAt: this.lastWheelAt, keyHeld: this.keyHeld,
+      lastKeyAt: this.lastKeyAt, animating: this.animatingSince !== null, lastScrollAt: this.lastScrollAt,
+    }, now);
   }
 
   measure(phase) {
@@ -145,21 +138,10 @@ export class GeometryReporter extends EventTarget {
     // The frame may be scaled on screen: the client rect is in screen pixels, the geometry in CSS pixels.
     const k = this.scale() || 1;
     const rect = this.content.getBoundingClientRect();
-    const box = { width: rect.width / k, height: rect.height / k };
-    const inset = this.insetTop;
-    const horizontal = this.axis === "horizontal";
-    return {
-      contentOffset: {
-        x: round(horizontal ? s.scrollLeft - inset - this.pull : s.scrollLeft),
-        y: round(horizontal ? s.scrollTop : s.scrollTop - inset - this.pull),
-      },
-      contentSize: { width: round(box.width), height: round(box.height) },
-      containerSize: { width: s.clientWidth, height: s.clientHeight },
-      contentInsets: horizontal
-        ? { top: 0, leading: inset, bottom: 0, trailing: 0 }
-        : { top: inset, leading: 0, bottom: 0, trailing: 0 },
-      phase,
-    };
+    return geometryOf({
+      axis: this.axis, scrollX: s.scrollLeft, scrollY: s.scrollTop, contentWidth: rect.width / k, contentHeight: rect.height / k,
+      containerWidth: s.clientWidth, containerHeight: s.clientHeight, inset: this.insetTop, pull: this.pull, phase,
+    });
   }
 
   frame(now) {
@@ -179,7 +161,7 @@ export class GeometryReporter extends EventTarget {
       this.animatingSince = null;
     }
     const phase = this.phaseAt(now);
-    if (this.prevPhase === "interacting" && phase !== "interacting" && this.pull > 0 && !this.spring) {
+    if (isRelease(this.prevPhase, phase, this.pull, Boolean(this.spring))) {
       // The release: this frame reports the pull as it was, with the new phase; the spring starts next frame.
       this.spring = { from: this.pull, start: null };
     }
@@ -220,10 +202,8 @@ export class GeometryReporter extends EventTarget {
       this.spring.start = now;
       return;
     }
-    const t = prefersReducedMotion() ? 1 : Math.min(1, (now - this.spring.start) / SPRING_MS);
-    const eased = 1 - Math.pow(1 - t, 3);
-    this.pull = t >= 1 ? 0 : this.spring.from * (1 - eased);
-    if (t >= 1) this.spring = null;
+    this.pull = springPull(this.spring.from, now - this.spring.start, prefersReducedMotion());
+    if (this.pull === 0) this.spring = null;
     this.emitPull();
   }
 
@@ -233,8 +213,7 @@ export class GeometryReporter extends EventTarget {
   addPull(rawDelta) {
     this.spring = null;
     this.animatingSince = null;
-    const cap = 3 * Math.max(1, Number(this.pullThreshold()) || 68);
-    this.pull = Math.min(cap, Math.max(0, this.pull + rawDelta * RESISTANCE));
+    this.pull = grownPull(this.pull, rawDelta, this.pullThreshold());
     this.emitPull();
     this.wake();
   }
@@ -280,14 +259,9 @@ export class GeometryReporter extends EventTarget {
     });
   }
 
-  wheelPixels(event) {
-    const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? this.scroller.clientHeight : 1;
-    return { dx: event.deltaX * unit, dy: event.deltaY * unit };
-  }
-
   onWheel(event) {
     if (event.ctrlKey) return; // pinch-zoom gesture, not a scroll
-    const { dx, dy } = this.wheelPixels(event);
+    const { dx, dy } = wheelPixels(event, this.scroller.clientHeight);
     const horizontal = this.axis === "horizontal";
     // On a horizontal strip a plain vertical wheel scrolls along the strip.
     const verticalWheelOnStrip = horizontal && Math.abs(dy) > Math.abs(dx);
@@ -333,7 +307,7 @@ export class GeometryReporter extends EventTarget {
     drag.last = point;
     drag.total += Math.abs(delta);
     if (!drag.moved) {
-      if (drag.total < DRAG_SLOP_PX) return;
+      if (drag.total < RULES.dragSlopPx) return;
       drag.moved = true;
       this.scroller.classList.add("is-dragging");
     }

@@ -10,6 +10,8 @@ import { LogPanel } from "./log-panel.js";
 import { Timeline } from "./timeline.js";
 import { CompareLanes } from "./lanes.js";
 import { PhoneFrame } from "./frame.js";
+import { TraceView } from "./trace-view.js";
+import { forkPieces, sampleAt } from "./trace-file.js";
 
 const CLIENT_KEY = "scroll-playground.client"; // page-only settings and the scroll position, this tab
 const HISTORY_LIMIT = 10000;
@@ -27,6 +29,8 @@ let resuming = false;
 // Between pressing Reset and the new list's arrival.
 let awaitingReset = false;
 let resetTimer = null;
+// Between pressing "Continue live from here" and the fork's list landing: where to put the feed.
+let forking = null;
 
 const feed = new FeedRenderer({
   phone: byId("phone"),
@@ -78,6 +82,22 @@ const log = new LogPanel({
 
 const timeline = new Timeline(byId("timeline"));
 const lanes = new CompareLanes(byId("lanes"), byId("lanes-wrap"));
+const traceView = new TraceView({
+  panel: byId("trace-panel"),
+  openButton: byId("trace-open"),
+  fileInput: byId("trace-file"),
+  name: byId("trace-name"),
+  body: byId("trace-body"),
+  canvas: byId("trace-plot"),
+  scrub: byId("trace-scrub"),
+  readout: byId("trace-readout"),
+  decisions: byId("trace-decisions"),
+  note: byId("trace-note"),
+  preset: byId("trace-preset"),
+  forkButton: byId("trace-fork"),
+  closeButton: byId("trace-close"),
+  error: byId("trace-error"),
+});
 
 const frame = new PhoneFrame({
   stage: byId("stage"),
@@ -115,7 +135,8 @@ const reporter = new GeometryReporter({
   content: byId("feed-content"),
   // No geometry before the first items are on screen: an empty feed is not a measurement of the
   // feed (its padding alone would look like "content shorter than the viewport").
-  send: (message) => feed.rev !== null && restoring === null && !awaitingReset && connection.send(message),
+  send: (message) =>
+    feed.rev !== null && restoring === null && !awaitingReset && forking === null && connection.send(message),
   // `welcome` carries every setting, the preset's effective pull threshold among them, before any geometry.
   pullThreshold: () => Number(config.pullThreshold),
   scale: () => frame.scale,
@@ -123,7 +144,7 @@ const reporter = new GeometryReporter({
 
 // ---------- server → page ----------
 
-connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded } }) => {
+connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, forked } }) => {
   resuming = resumed;
   if (!resumed) {
     feed.resetForNewSession();
@@ -134,6 +155,13 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded } }) 
   applyConfig(msg.config ?? {}, true);
   inspector.setPresets(msg.presets, config.preset);
   lanes.setPresets((msg.presets ?? []).map((p) => (typeof p === "string" ? p : p?.name)));
+  traceView.setPresets((msg.presets ?? []).map((p) => (typeof p === "string" ? p : p?.name)), config.preset);
+  if (forked && forking?.geometry) {
+    const insets = forking.geometry.contentInsets ?? {};
+    const inset = Number(axis === "horizontal" ? insets.leading : insets.top) || 0;
+    byId("inset-top").value = String(inset);
+    setInset(inset);
+  }
   if (reloaded) restoreAfterReload(msg.session);
   reporter.resend();
 });
@@ -145,7 +173,9 @@ connection.addEventListener("message", ({ detail: msg }) => {
       // A new list in a running session (a reset) starts at the top, in the same task as it lands: no
       // frame may measure the old position against the new, shorter list. A resume's replace is the
       // same list again and keeps its place.
-      if (msg.op === "replace" && !resuming) {
+      if (msg.op === "replace" && forking) {
+        placeAtFork();
+      } else if (msg.op === "replace" && !resuming) {
         reporter.jumpToTop();
         awaitingReset = false;
         clearTimeout(resetTimer);
@@ -250,6 +280,37 @@ connection.addEventListener("rtt", ({ detail: ms }) => {
   inspector.setRtt(ms);
   byId("conn-detail").textContent = `${ms.toFixed(1)} ms round trip`;
 });
+
+// ---------- continuing a trace live ----------
+
+traceView.addEventListener("fork", ({ detail: { trace, name, at, preset } }) => {
+  const sample = sampleAt(trace, at);
+  forking = { geometry: sample?.geometry ?? null, seq: sample?.seq ?? 0 };
+  connection.fork({ pieces: forkPieces(trace, at), fork: { parent: name, at }, config: preset ? { preset } : {} });
+});
+
+connection.addEventListener("forkfailed", ({ detail }) => {
+  forking = null;
+  traceView.showError(`The server refused the fork: ${detail.message}`);
+  reporter.wake();
+});
+
+/** The fork's items have landed: the feed goes to the moment's position, and geometry continues its seq. */
+function placeAtFork() {
+  const g = forking.geometry;
+  const scroller = byId("feed");
+  if (g) {
+    const horizontal = axis === "horizontal";
+    const inset = Number(horizontal ? g.contentInsets?.leading : g.contentInsets?.top) || 0;
+    const offset = horizontal ? g.contentOffset.x : g.contentOffset.y;
+    // A pull is not a scroll position: a fork in the middle of one starts at the top.
+    if (horizontal) scroller.scrollLeft = Math.max(0, offset + inset);
+    else scroller.scrollTop = Math.max(0, offset + inset);
+  }
+  reporter.seq = Math.max(reporter.seq, forking.seq);
+  forking = null;
+  reporter.resend();
+}
 
 // ---------- page → server ----------
 
@@ -468,6 +529,9 @@ window.playground = Object.freeze({
     return connection.ping();
   },
   drop: () => connection.drop(),
+  /** The opened trace's moment (its clock, ms) and bounds, or null; `scrubTo(t)` moves it. */
+  get traceMoment() { return traceView.trace ? { at: traceView.at, start: traceView.trace.start, end: traceView.trace.end } : null; },
+  scrubTo: (t) => traceView.scrubTo(t),
 });
 
 connection.start();

@@ -12,7 +12,7 @@ extension SessionHost {
     /// wins). A dropped geometry raises one `rate_limited` warning a second. `reading` is the clock's
     /// reading (nanoseconds) for this input.
     func admitGeometry(_ report: GeometryReport, raw: [UInt8], on hosted: Hosted, reading: Int64) {
-        let time = reading / 1_000_000
+        let time = hosted.time(reading)
         switch hosted.geometryPacer.arrive(HeldGeometry(report: report, raw: raw), at: reading) {
         case .apply(let geometry, let warn):
             if warn { warnRateLimited(hosted, at: time) }
@@ -30,7 +30,7 @@ extension SessionHost {
     /// Applies the held geometry, if any, before the next input is handled, so that inputs keep their order.
     func flushHeldGeometry(of hosted: Hosted, reading: Int64) {
         guard hosted.geometryPacer.isHolding, let geometry = hosted.geometryPacer.takeHeld(at: reading) else { return }
-        apply(geometry, on: hosted, at: reading / 1_000_000)
+        apply(geometry, on: hosted, at: hosted.time(reading))
     }
 
     private func heldGeometryDue(session sessionID: SessionID) {
@@ -38,7 +38,7 @@ extension SessionHost {
         guard let hosted = sessions[sessionID], let geometry = hosted.geometryPacer.flushDue(at: reading) else {
             return
         }
-        apply(geometry, on: hosted, at: reading / 1_000_000)
+        apply(geometry, on: hosted, at: hosted.time(reading))
     }
 
     // Recorded when applied, not when received: the trace holds exactly what the core saw and when, so a

@@ -22,6 +22,12 @@ final class SessionHost: WebServerDelegate {
         var trace: TraceFile?
         /// Paces its geometry (`--max-geometry-rate`); set when the session opens.
         var geometryPacer = GeometryPacer<HeldGeometry>(ratePerSecond: 240)
+        /// The host's milliseconds minus the session's: 0, except for a fork, whose clock continues its
+        /// parent trace's (SessionHost+Fork).
+        var clockOffset: Int64 = 0
+
+        /// The session's time (milliseconds, what its core and trace see) for a clock reading (nanoseconds).
+        func time(_ reading: Int64) -> Int64 { reading / 1_000_000 - clockOffset }
 
         init(id: SessionID, state: SessionState, since: String, trace: TraceFile?) {
             self.id = id
@@ -54,10 +60,12 @@ final class SessionHost: WebServerDelegate {
     /// milliseconds, the geometry pace in nanoseconds.
     let clock: () -> Int64
     /// Open WebSockets.
-    private var links: [ConnectionID: Link] = [:]
-    private(set) var sessions: [SessionID: Hosted] = [:]
-    private var sessionIDsByToken: [String: SessionID] = [:]
-    private var nextSessionNumber: Int
+    var links: [ConnectionID: Link] = [:]
+    var sessions: [SessionID: Hosted] = [:]
+    var sessionIDsByToken: [String: SessionID] = [:]
+    var nextSessionNumber: Int
+    /// Parent traces sent in `forkTrace` messages before `hello`, by connection (SessionHost+Fork).
+    var forkUploads: [ConnectionID: [UInt8]] = [:]
 
     init(options: PlaygroundOptions, log: EventLog, clock: @escaping () -> Int64 = SessionHost.monotonicNanoseconds()) {
         self.options = options
@@ -124,6 +132,8 @@ final class SessionHost: WebServerDelegate {
             case .success(.hello(let hello)): greet(hello, raw: text, on: id, reading: reading)
             case .success(.ping(let pingID)): server.send(ServerMessage.pong(id: pingID).encoded(), to: id)
             case .success: refuse(ProtocolError(.notReady, "send hello first"), on: id, at: time)
+            case .failure(let error) where error.code == .unknownType && ForkTraceChunk.isOne(text):
+                receiveForkTrace(text, on: id, at: time)
             case .failure(let error): refuse(error, on: id, at: time)
             }
             return
@@ -134,12 +144,12 @@ final class SessionHost: WebServerDelegate {
         case .success(.ping(let pingID)):
             // A ping changes nothing in the session and does not flush held geometry, so pings cannot be
             // used to skip the pace.
-            hosted.trace?.recordInput(text, isJSON: true, at: time)
-            handle(.message(.success(.ping(id: pingID))), on: hosted, at: time)
+            hosted.trace?.recordInput(text, isJSON: true, at: hosted.time(reading))
+            handle(.message(.success(.ping(id: pingID))), on: hosted, at: hosted.time(reading))
         default:
             flushHeldGeometry(of: hosted, reading: reading)
-            hosted.trace?.recordInput(text, isJSON: decoded.isJSON, at: time)
-            handle(.message(decoded), on: hosted, at: time)
+            hosted.trace?.recordInput(text, isJSON: decoded.isJSON, at: hosted.time(reading))
+            handle(.message(decoded), on: hosted, at: hosted.time(reading))
         }
     }
 
@@ -157,7 +167,7 @@ final class SessionHost: WebServerDelegate {
             return
         }
         let reading = clock()
-        let time = reading / 1_000_000
+        let time = hosted.time(reading)
         flushHeldGeometry(of: hosted, reading: reading)
         hosted.trace?.record(.violation(t: time, kind))
         handle(.violation(kind), on: hosted, at: time)
@@ -165,13 +175,14 @@ final class SessionHost: WebServerDelegate {
 
     func connectionClosed(_ id: ConnectionID, code: UInt16?) {
         let link = links.removeValue(forKey: id)
+        forkUploads[id] = nil
         if let timer = link?.helloTimer { server.cancel(timer) }
         guard let sessionID = link?.session, let hosted = sessions[sessionID], hosted.connection == id else { return }
         hosted.connection = nil
         let resumable = !isShuttingDown.load(ordering: .relaxed)
         let reading = clock()
-        let time = reading / 1_000_000
-        hosted.disconnectedAt = time
+        let time = hosted.time(reading)
+        hosted.disconnectedAt = reading / 1_000_000
         flushHeldGeometry(of: hosted, reading: reading)
         hosted.trace?.record(.closed(t: time, code: code.map(Int.init), resumable: resumable))
         handle(.closed(code: code.map(Int.init), resumable: resumable), on: hosted, at: time)
@@ -207,15 +218,20 @@ final class SessionHost: WebServerDelegate {
             return
         }
         if sessions.count >= options.maxSessions { evictLongestWaiting() }
+        if let fork = hello.fork {
+            openFork(fork, hello: hello, on: id, reading: reading)
+            return
+        }
         // The number is taken only if hello is accepted, so a refused hello leaves no gap and no file.
         let sessionID = SessionID(number: nextSessionNumber)
         let state = SessionState(
             id: sessionID.description, resumeToken: Self.makeToken(), config: options.defaults, source: options.source,
             itemCap: options.maxSessionItems)
-        let header = Trace.Header(
+        var header = Trace.Header(
             session: sessionID.description, server: PlaygroundServer.version, config: options.defaults,
             source: options.source,
             maxMessageBytes: options.maxMessageBytes, itemCap: options.maxSessionItems)
+        header.recorder = hello.record
         let trace = options.logDirectory.map { TraceFile(directory: $0, header: header) }
         let hosted = Hosted(id: sessionID, state: state, since: WallClock.iso8601Now(), trace: trace)
         hosted.geometryPacer = GeometryPacer(ratePerSecond: options.maxGeometryPerSecond)
@@ -245,7 +261,7 @@ final class SessionHost: WebServerDelegate {
     }
 
     /// Makes room for a new session by dropping the held session that has waited longest for its page.
-    private func evictLongestWaiting() {
+    func evictLongestWaiting() {
         let waiting = sessions.values.filter { $0.connection == nil }
         guard let oldest = waiting.min(by: { ($0.disconnectedAt ?? 0) < ($1.disconnectedAt ?? 0) }) else { return }
         forget(oldest)
@@ -257,7 +273,7 @@ final class SessionHost: WebServerDelegate {
 
     /// Gives a reconnecting page its session back, taking it from a connection not yet known to be dead.
     private func adopt(_ hosted: Hosted, on id: ConnectionID, lastRev: Int?, raw: [UInt8], reading: Int64) {
-        let time = reading / 1_000_000
+        let time = hosted.time(reading)
         flushHeldGeometry(of: hosted, reading: reading)
         if let grace = hosted.graceTimer {
             server.cancel(grace)
@@ -334,14 +350,14 @@ final class SessionHost: WebServerDelegate {
     private func timerFired(_ timer: TimerID, session sessionID: SessionID) {
         guard let hosted = sessions[sessionID] else { return }
         hosted.timers[timer] = nil
-        let time = now
+        let time = hosted.time(clock())
         hosted.trace?.record(.timer(t: time, timer))
         perform(hosted.state.reduce(.timerFired(timer), now: time), for: hosted, at: time)
     }
 
     /// Answers a message refused before hello with `error` and logs `protocolError`; the connection stays,
     /// unless it is past ``maxRefusalsPerSecond`` (with `counted`).
-    private func refuse(_ error: ProtocolError, on id: ConnectionID, at time: Int64, counted: Bool = true) {
+    func refuse(_ error: ProtocolError, on id: ConnectionID, at time: Int64, counted: Bool = true) {
         for effect in SessionState.refusal(error) {
             switch effect {
             case .send(let message): server.send(message.encoded(), to: id)
@@ -381,7 +397,7 @@ final class SessionHost: WebServerDelegate {
         }
     }
 
-    private static func makeToken() -> String {
+    static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in
             let value = generator.next() as UInt64

@@ -46,12 +46,21 @@ public struct Hello: Equatable, Sendable {
     public var resume: String?
     /// The last items `rev` the page rendered.
     public var lastRev: Int?
+    /// A `record` session: geometry from a page the recorder (`/recorder.js`) is attached to.
+    public var record: RecordingSource?
+    /// A fork: a new session rebuilt from a parent trace (sent before in `forkTrace` messages) up to a moment.
+    public var fork: ForkRequest?
 
-    public init(version: Int = 1, config: [String: JSONValue] = [:], resume: String? = nil, lastRev: Int? = nil) {
+    public init(
+        version: Int = 1, config: [String: JSONValue] = [:], resume: String? = nil, lastRev: Int? = nil,
+        record: RecordingSource? = nil, fork: ForkRequest? = nil
+    ) {
         self.version = version
         self.config = config
         self.resume = resume
         self.lastRev = lastRev
+        self.record = record
+        self.fork = fork
     }
 }
 
@@ -209,6 +218,14 @@ private struct FieldReader {
         return Int(number)
     }
 
+    /// A non-empty string of at most `maxBytes` bytes of UTF-8.
+    func text(_ value: JSONValue?, _ path: String, maxBytes: Int) throws(ProtocolError) -> String {
+        guard let value else { throw missing(path) }
+        guard let string = value.string, !string.isEmpty else { throw wrong(path, "a non-empty string") }
+        guard string.utf8.count <= maxBytes else { throw wrong(path, "at most \(maxBytes) bytes") }
+        return string
+    }
+
     func object(_ name: String, optional: Bool = false) throws(ProtocolError) -> [String: JSONValue]? {
         guard let value = fields[name] else {
             if optional { return nil }
@@ -274,6 +291,22 @@ private struct FieldReader {
         }
         if let lastRev = fields["lastRev"], lastRev != .null {
             hello.lastRev = try integer(lastRev, "lastRev")
+        }
+        if let record = try object("record", optional: true) {
+            var source = RecordingSource(
+                page: try text(record["page"], "record.page", maxBytes: RecordingSource.maxPageBytes))
+            if let name = record["name"], name != .null {
+                source.name = try text(name, "record.name", maxBytes: RecordingSource.maxNameBytes)
+            }
+            hello.record = source
+        }
+        if let fork = try object("fork", optional: true) {
+            hello.fork = ForkRequest(
+                parent: try text(fork["parent"], "fork.parent", maxBytes: ForkRequest.maxParentBytes),
+                at: Int64(try integer(fork["at"], "fork.at")))
+        }
+        if hello.fork != nil, hello.resume != nil || hello.record != nil {
+            throw ProtocolError(.badMessage, "a fork opens a new session: it cannot also resume or record")
         }
         return hello
     }

@@ -23,6 +23,52 @@ public struct Replay: Sendable {
         var runner = Runner(trace: trace, overrides: overrides)
         return runner.run()
     }
+
+    /// The session as it stood at moment `t` of a trace (every line at or before it replayed with the
+    /// recorded timers), under a new id and resume token: what a fork starts from. The reducer is
+    /// deterministic, so a replay of the same lines reaches the same state.
+    public static func rebuild(_ trace: Trace, through t: Int64, id: String, resumeToken: String) -> Rebuilt {
+        let lines = trace.lines.filter { line in
+            if case .decision = line { return false }
+            return line.t <= t
+        }
+        var runner = Runner(trace: Trace(header: trace.header, lines: lines), overrides: [:])
+        runner.state = SessionState(
+            id: id, resumeToken: resumeToken, config: trace.header.config, source: trace.header.source,
+            itemCap: trace.header.itemCap)
+        let decisions = runner.run()
+        let pending = runner.pending.sorted { ($0.due, $0.order) < ($1.due, $1.order) }.map {
+            PendingTimer(timer: $0.timer, due: $0.due)
+        }
+        return Rebuilt(state: runner.state, lines: lines, decisions: decisions, pendingTimers: pending)
+    }
+}
+
+/// A session rebuilt from a trace up to a moment (``Replay/rebuild(_:through:id:resumeToken:)``).
+public struct Rebuilt: Equatable, Sendable {
+    /// The state after the last line at or before the moment.
+    public var state: SessionState
+    /// The trace's lines up to the moment, decisions left out.
+    public var lines: [Trace.Line]
+    /// The decisions those lines make.
+    public var decisions: [TimedDecision]
+    /// Timers the logic had asked for that had not fired by the moment, earliest first.
+    public var pendingTimers: [PendingTimer]
+}
+
+/// A timer the logic asked for and when it is due (milliseconds, on the trace's clock).
+public struct PendingTimer: Equatable, Sendable {
+    public var timer: TimerID
+    public var due: Int64
+}
+
+extension Trace.Line {
+    /// When the line happened (milliseconds, the trace's clock).
+    public var t: Int64 {
+        switch self {
+        case .input(let t, _), .timer(let t, _), .violation(let t, _), .closed(let t, _, _), .decision(let t, _): t
+        }
+    }
 }
 
 private struct Runner {

@@ -17,6 +17,10 @@ public struct Trace: Equatable, Sendable {
         public var maxMessageBytes: Int
         /// The most items the session could hold (nil in traces recorded before the cap existed).
         public var itemCap: Int?
+        /// The page a recorder captured, for a `record` session or a trace the recorder wrote itself.
+        public var recorder: RecordingSource?
+        /// For a fork: the parent trace and moment it continues from.
+        public var fork: Fork?
 
         public init(
             session: String, server: String, config: ScrollConfig, source: FeedSource, maxMessageBytes: Int,
@@ -29,6 +33,26 @@ public struct Trace: Equatable, Sendable {
             self.source = source
             self.maxMessageBytes = maxMessageBytes
             self.itemCap = itemCap
+        }
+    }
+
+    /// A fork's origin (header `fork`): its first lines replay the parent's up to `at`, then it went live.
+    public struct Fork: Equatable, Sendable {
+        /// The parent trace's name, as the page that forked it gave it.
+        public var parent: String
+        /// The parent's session id (its header's `session`).
+        public var parentSession: String
+        /// The moment, in milliseconds on the parent's clock; the fork's own lines continue that clock.
+        public var at: Int64
+
+        public init(parent: String, parentSession: String, at: Int64) {
+            self.parent = parent
+            self.parentSession = parentSession
+            self.at = at
+        }
+
+        var json: JSONValue {
+            ["parent": .string(parent), "parentSession": .string(parentSession), "at": .int(Int(at))]
         }
     }
 
@@ -103,6 +127,8 @@ extension Trace.Header {
             "maxMessageBytes": .int(maxMessageBytes),
         ]
         if let itemCap { members["itemCap"] = .int(itemCap) }
+        if let recorder { members["recorder"] = recorder.json }
+        if let fork { members["fork"] = fork.json }
         switch source {
         case .synthetic: members["source"] = "synthetic"
         case .list(let items): members["source"] = ["items": .array(items.map(\.json))]
@@ -195,6 +221,12 @@ extension Trace {
             throw TraceError(line: 1, "expected the header (\"kind\":\"header\")")
         }
         guard let format = members["format"]?.number else { throw TraceError(line: 1, "\"format\" must be a number") }
+        if format > Double(formatVersion), format == format.rounded() {
+            throw TraceError(
+                line: 1,
+                "made by a newer version: trace format \(format.formatted), and this version of scroll-playground "
+                    + "reads format \(formatVersion); update scroll-playground to replay it")
+        }
         guard format == Double(formatVersion) else {
             throw TraceError(
                 line: 1, "unsupported trace format \(format.formatted) (this version reads \(formatVersion))")
@@ -245,6 +277,27 @@ extension Trace {
             session: session, server: server, config: config, source: source, maxMessageBytes: maxMessageBytes,
             itemCap: itemCap)
         header.format = Int(format)
+        if let value = members["recorder"] {
+            guard let fields = value.object, let page = fields["page"]?.string else {
+                throw TraceError(line: 1, "\"recorder\" must be an object with a \"page\" string")
+            }
+            var recorder = RecordingSource(page: page)
+            if let name = fields["name"], name != .null {
+                guard let text = name.string else { throw TraceError(line: 1, "\"recorder.name\" must be a string") }
+                recorder.name = text
+            }
+            header.recorder = recorder
+        }
+        if let value = members["fork"] {
+            guard let fields = value.object, let parent = fields["parent"]?.string,
+                let parentSession = fields["parentSession"]?.string, let at = fields["at"]?.number, at >= 0,
+                at == at.rounded()
+            else {
+                throw TraceError(
+                    line: 1, "\"fork\" must be {\"parent\": string, \"parentSession\": string, \"at\": integer ≥ 0}")
+            }
+            header.fork = Fork(parent: parent, parentSession: parentSession, at: Int64(at))
+        }
         return header
     }
 

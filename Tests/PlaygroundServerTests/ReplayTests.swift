@@ -118,7 +118,7 @@ struct ReplayTests {
             atPath: Self.examples.appendingPathComponent("traces").path
         )
         .filter { $0.hasSuffix(".jsonl") }
-        #expect(traces.count == 9)
+        #expect(traces.count == 10)
         for name in traces {
             let result = try runToCompletion([
                 "replay", Self.examples.appendingPathComponent("traces/\(name)").path, "--diff",
@@ -142,7 +142,11 @@ struct ReplayTests {
     }
 
     @Test(arguments: [
-        (#"{"kind":"header","format":2,"session":"s1","server":"x","config":{}}"#, "line 1", "format 2"),
+        (#"{"kind":"header","format":2,"session":"s1","server":"x","config":{}}"#, "line 1", "made by a newer version"),
+        (
+            #"{"kind":"header","format":0,"session":"s1","server":"x","config":{}}"#, "line 1",
+            "unsupported trace format 0"
+        ),
         // Cut off in the middle of the file (a torn last line is forgiven, see below).
         (
             "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess\n{\"kind\":\"timer\",\"t\":5,\"timer\":\"refreshHold\"}",

@@ -1,0 +1,491 @@
+// Scroll Playground recorder: attach it to any scroll container of your own web app and it samples the
+// container's geometry in the playground's terms (SwiftUI's ScrollGeometry and ScrollPhase), keeping a
+// trace (format 1, docs/traces.md) that `scroll-playground replay` runs under every preset, and, given a
+// `server`, streaming the same geometry to a running playground as a `record` session.
+//
+//   import { record } from "./recorder.js";           // a copy of http://127.0.0.1:8080/recorder.js
+//   const recording = record(document.querySelector("#list"), { name: "my feed" });
+//   …scroll, pull…;  recording.stop();  recording.download();
+//
+// One file, no dependencies, so it can be copied into any app. It is also where the sampling rules live:
+// the playground's own page (js/geometry.js) imports them from here, so a recording of your app and a
+// session in the playground measure, time and simulate the pull the same way.
+//
+// It never changes the page: every listener is passive and none calls preventDefault; it scrolls
+// nothing and captures no pointer. Browsers never report a negative offset, so at the top a touch drag
+// or mouse drag downward, or upward wheel input, grows a simulated pull (raw × 0.5, capped at
+// 3 × pullThreshold), reported as a negative contentOffset with phase `interacting`; lifting the finger
+// or 150 ms without wheel input is the release, and the pull springs back over 240 ms.
+
+/** The trace format this file writes. */
+export const TRACE_FORMAT = 1;
+/** The WebSocket subprotocol of the playground server. */
+export const SUBPROTOCOL = "scroll-playground.v1";
+
+/** The sampling rules, shared with the playground's page. */
+export const RULES = Object.freeze({
+  resistance: 0.5, // simulated pull per pixel of finger, pointer or wheel travel
+  pullCapFactor: 3, // the pull stops at this many pull thresholds
+  wheelReleaseMs: 150, // wheel input this recent is still `interacting`; then the release
+  keyReleaseMs: 150, // the same for scrolling keys
+  scrollQuietMs: 120, // scroll events this recent (and no input) are `decelerating`
+  springMs: 240, // a released pull springs back to 0 in this long
+  dragSlopPx: 3, // a pointer moves this far before it drags
+  defaultPullThreshold: 68,
+});
+
+/** Keys that scroll a focused scroller. */
+export const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "PageUp", "PageDown", "Home", "End", " "]);
+
+/** Values as the playground sends them: to 1/100 px. */
+export const round = (value) => Math.round(value * 100) / 100;
+
+/**
+ * The scroll phase from recent input (times in ms on one clock, e.g. performance.now()):
+ * `interacting` while a finger or pointer drags, wheel or key input is recent or a key is held;
+ * `animating` during a programmatic scroll; `decelerating` while scroll events continue; else `idle`.
+ */
+export function phaseAt({ dragging, lastWheelAt, keyHeld, lastKeyAt, animating, lastScrollAt }, now) {
+  if (dragging) return "interacting";
+  if (now - lastWheelAt < RULES.wheelReleaseMs) return "interacting";
+  if (keyHeld || now - lastKeyAt < RULES.keyReleaseMs) return "interacting";
+  if (animating) return "animating";
+  if (now - lastScrollAt < RULES.scrollQuietMs) return "decelerating";
+  return "idle";
+}
+
+/** Whether this frame is the release of a pull: the phase just left `interacting` with a pull held. */
+export function isRelease(previousPhase, phase, pull, springing) {
+  return previousPhase === "interacting" && phase !== "interacting" && pull > 0 && !springing;
+}
+
+/** The pull after a raw finger/pointer/wheel travel of `rawDelta` px (positive pulls further). */
+export function grownPull(pull, rawDelta, pullThreshold) {
+  const cap = RULES.pullCapFactor * Math.max(1, Number(pullThreshold) || RULES.defaultPullThreshold);
+  return Math.min(cap, Math.max(0, pull + rawDelta * RULES.resistance));
+}
+
+/** A released pull of `from` px, `elapsed` ms into its spring back (0 once it is over). */
+export function springPull(from, elapsed, reducedMotion = false) {
+  const t = reducedMotion ? 1 : Math.min(1, elapsed / RULES.springMs);
+  return t >= 1 ? 0 : from * Math.pow(1 - t, 3);
+}
+
+/** A wheel event's travel in px (line and page modes converted). */
+export function wheelPixels(event, pageHeight) {
+  const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? pageHeight : 1;
+  return { dx: event.deltaX * unit, dy: event.deltaY * unit };
+}
+
+/**
+ * One measurement in the protocol's terms (the `geometry` message without `type`, `seq` and `t`).
+ * `scrollX`/`scrollY` are the scroller's scroll position, `inset` the leading content inset (a sticky
+ * header), `pull` the simulated pull: `contentOffset` along the axis is `scroll − inset − pull`.
+ */
+export function geometryOf({ axis, scrollX, scrollY, contentWidth, contentHeight, containerWidth, containerHeight, inset = 0, insets = null, pull = 0, phase }) {
+  const horizontal = axis === "horizontal";
+  const edges = insets ?? (horizontal ? { top: 0, leading: inset, bottom: 0, trailing: 0 } : { top: inset, leading: 0, bottom: 0, trailing: 0 });
+  const lead = horizontal ? edges.leading : edges.top;
+  return {
+    contentOffset: {
+      x: round(horizontal ? scrollX - lead - pull : scrollX),
+      y: round(horizontal ? scrollY : scrollY - lead - pull),
+    },
+    contentSize: { width: round(contentWidth), height: round(contentHeight) },
+    containerSize: { width: containerWidth, height: containerHeight },
+    contentInsets: { top: edges.top, leading: edges.leading, bottom: edges.bottom, trailing: edges.trailing },
+    phase,
+  };
+}
+
+/** Whether two measurements are the same (what decides whether a frame sends one). */
+export function sameGeometry(a, b) {
+  return a !== null && b !== null && a.phase === b.phase
+    && a.contentOffset.x === b.contentOffset.x && a.contentOffset.y === b.contentOffset.y
+    && a.contentSize.width === b.contentSize.width && a.contentSize.height === b.contentSize.height
+    && a.containerSize.width === b.containerSize.width && a.containerSize.height === b.containerSize.height
+    && a.contentInsets.top === b.contentInsets.top && a.contentInsets.leading === b.contentInsets.leading
+    && a.contentInsets.bottom === b.contentInsets.bottom && a.contentInsets.trailing === b.contentInsets.trailing;
+}
+
+const prefersReducedMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** The WebSocket URL for a `server` option: `ws(s)://…/ws` as given, or derived from an http(s) origin. */
+function socketURL(server) {
+  const url = new URL(server, location.href);
+  if (url.protocol === "http:" || url.protocol === "https:") {
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    if (url.pathname === "/" || url.pathname === "") url.pathname = "/ws";
+  }
+  return url.href;
+}
+
+/**
+ * Starts recording a scroll container.
+ *
+ * @param {HTMLElement} element the element that scrolls (its scroll position is the offset, its client
+ *   size the container, its scroll size the content).
+ * @param {object} [options]
+ * @param {string} [options.name] what to call the recording (the trace header's `recorder.name`).
+ * @param {"vertical"|"horizontal"} [options.axis] the scroll axis (default vertical).
+ * @param {{top?, leading?, bottom?, trailing?}} [options.insets] the content insets, e.g. a sticky
+ *   header's height as `top`: the offset at rest is then −top, as in SwiftUI.
+ * @param {string} [options.server] a playground server (`http://127.0.0.1:8080` or its `ws://…/ws`) to
+ *   stream to as a `record` session; the page's origin must be the server's or allowed with
+ *   `--allow-origin`.
+ * @param {string} [options.preset] the preset the server runs on the stream (default `playground`).
+ * @param {object} [options.config] more session settings (camelCase, e.g. `{pullThreshold: 80}`).
+ * @param {boolean} [options.anchor] report the first visible child with an `id` or `data-id` (default true).
+ * @returns {Recording}
+ */
+export function record(element, options = {}) {
+  return new Recording(element, options);
+}
+
+/** A recording in progress; `stop()` ends it and returns the trace. */
+export class Recording {
+  constructor(element, { name, axis = "vertical", insets = {}, server = null, preset = "playground", config = {}, anchor = true } = {}) {
+    if (!(element instanceof Element)) throw new TypeError("record(element): element must be a DOM element");
+    this.element = element;
+    this.name = String(name ?? (document.title || "recording"));
+    this.axis = axis === "horizontal" ? "horizontal" : "vertical";
+    this.insets = { top: +insets.top || 0, leading: +insets.leading || 0, bottom: +insets.bottom || 0, trailing: +insets.trailing || 0 };
+    this.config = { ...config, axis: this.axis };
+    this.preset = String(preset);
+    this.reportsAnchor = anchor !== false;
+    this.pullThreshold = Number(this.config.pullThreshold) || (this.preset === "refreshOffsetObservable" ? 100 : RULES.defaultPullThreshold);
+    this.lines = [];
+    this.seq = 0;
+    this.last = null;
+    this.stopped = false;
+    this.frameRequest = null;
+    // Input state, as the playground's reporter keeps it.
+    this.pull = 0;
+    this.spring = null; // {from, start} while a released pull springs back
+    this.previousPhase = "idle";
+    this.lastWheelAt = -Infinity;
+    this.lastKeyAt = -Infinity;
+    this.keyHeld = false;
+    this.lastScrollAt = -Infinity;
+    this.touch = null; // {id, last}
+    this.drag = null; // {id, last, total, moved}
+    // Cost: main-thread time of each frame's work (ms).
+    this.costs = [];
+    // Streaming.
+    this.socket = null;
+    this.session = null;
+    this.ready = false;
+    this.queue = [];
+    this.decisions = []; // event records the server sent back (its preset's decisions, live)
+    this.error = null;
+
+    const hello = { type: "hello", version: 1, preset: this.preset, config: this.config, record: { page: location.href, name: this.name } };
+    this.lines.push({
+      kind: "header", format: TRACE_FORMAT, server: "recorder.js", session: "recorded", preset: this.preset, config: {},
+      seed: 1, source: "synthetic", maxMessageBytes: 65536, recorder: { page: location.href, name: this.name },
+      time: new Date().toISOString(),
+    });
+    this.lines.push({ kind: "input", t: Math.round(performance.now()), message: hello });
+    if (server) this.connect(socketURL(server), hello);
+
+    this.listeners = [];
+    const on = (target, type, handler) => {
+      target.addEventListener(type, handler, { passive: true });
+      this.listeners.push([target, type, handler]);
+    };
+    on(element, "scroll", () => { this.lastScrollAt = performance.now(); this.wake(); });
+    on(element, "wheel", (event) => this.onWheel(event));
+    on(element, "pointerdown", (event) => this.onPointerDown(event));
+    on(window, "pointermove", (event) => this.onPointerMove(event));
+    on(window, "pointerup", (event) => this.onPointerEnd(event));
+    on(window, "pointercancel", (event) => this.onPointerEnd(event));
+    on(element, "touchstart", (event) => this.onTouchStart(event));
+    on(element, "touchmove", (event) => this.onTouchMove(event));
+    on(element, "touchend", (event) => this.onTouchEnd(event));
+    on(element, "touchcancel", (event) => this.onTouchEnd(event));
+    on(element, "keydown", (event) => {
+      if (!SCROLL_KEYS.has(event.key)) return;
+      this.keyHeld = true;
+      this.lastKeyAt = performance.now();
+      this.wake();
+    });
+    on(element, "keyup", (event) => {
+      if (!SCROLL_KEYS.has(event.key)) return;
+      this.keyHeld = false;
+      this.lastKeyAt = performance.now();
+      this.wake();
+    });
+    this.afterFrame = new MessageChannel();
+    this.afterFrame.port1.onmessage = (event) => this.measureFrame(event.data);
+    // The content grows without a scroll event when the app appends items.
+    this.resizeObserver = new ResizeObserver(() => this.wake());
+    this.resizeObserver.observe(element);
+    this.mutationObserver = new MutationObserver(() => this.wake());
+    this.mutationObserver.observe(element, { childList: true, subtree: true });
+    this.wake();
+  }
+
+  /** Ends the recording: listeners go, the stream closes (1000), and the trace is returned (JSON lines). */
+  stop() {
+    if (!this.stopped) {
+      this.stopped = true;
+      if (this.frameRequest !== null) cancelAnimationFrame(this.frameRequest);
+      this.frameRequest = null;
+      for (const [target, type, handler] of this.listeners) target.removeEventListener(type, handler, { passive: true });
+      this.resizeObserver.disconnect();
+      this.mutationObserver.disconnect();
+      this.afterFrame.port1.close();
+      this.lines.push({ kind: "closed", t: Math.round(performance.now()), code: 1000, resumable: false });
+      if (this.socket) {
+        const socket = this.socket;
+        const close = () => socket.close(1000, "recording stopped");
+        // Geometry still queued for the server goes first.
+        if (socket.readyState === WebSocket.OPEN) close();
+        else if (socket.readyState === WebSocket.CONNECTING) socket.addEventListener("open", close);
+      }
+    }
+    return this.trace();
+  }
+
+  /** The trace so far (format 1 JSON lines). */
+  trace() {
+    return this.lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+  }
+
+  /** Saves the trace as a file (`NAME.jsonl`). */
+  download(filename = `${this.name.replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "") || "recording"}.jsonl`) {
+    const url = URL.createObjectURL(new Blob([this.trace()], { type: "application/x-ndjson" }));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = filename;
+    link.hidden = true;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  /** Main-thread time of the recorder's frame work so far: {frames, meanMs, p95Ms, maxMs}. */
+  cost() {
+    const sorted = this.costs.slice().sort((a, b) => a - b);
+    const sum = sorted.reduce((total, value) => total + value, 0);
+    return {
+      frames: sorted.length,
+      meanMs: sorted.length ? sum / sorted.length : 0,
+      p95Ms: sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] : 0,
+      maxMs: sorted.length ? sorted[sorted.length - 1] : 0,
+    };
+  }
+
+  // ---------- streaming ----------
+
+  connect(url, hello) {
+    let socket;
+    try {
+      socket = new WebSocket(url, SUBPROTOCOL);
+    } catch (error) {
+      this.fail(`cannot open ${url}: ${error.message}`);
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => socket.send(JSON.stringify(hello)));
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message.type === "welcome") {
+        this.session = message.session;
+        this.ready = true;
+        for (const queued of this.queue) socket.send(queued);
+        this.queue = [];
+      } else if (message.type === "event") {
+        const { type: _type, ...event } = message;
+        this.decisions.push(event);
+      } else if (message.type === "error" && !this.ready) {
+        this.fail(`the server refused the recording: ${message.message}`);
+      }
+    });
+    socket.addEventListener("close", (event) => {
+      if (!this.ready && !this.error) {
+        // A refused upgrade looks like this too: the browser does not say why.
+        this.fail(`the server closed the connection (${event.code}); is this page's origin allowed with --allow-origin ${location.origin}?`);
+      }
+      this.ready = false;
+    });
+  }
+
+  fail(reason) {
+    this.error = reason;
+    console.warn(`recorder: ${reason}; recording locally only`);
+  }
+
+  send(message) {
+    const text = JSON.stringify(message);
+    if (!this.socket) return;
+    if (this.ready && this.socket.readyState === WebSocket.OPEN) this.socket.send(text);
+    else if (!this.error && this.queue.length < 10000) this.queue.push(text);
+  }
+
+  // ---------- frames ----------
+
+  wake() {
+    if (this.frameRequest === null && !this.stopped) this.frameRequest = requestAnimationFrame((now) => this.frame(now));
+  }
+
+  // The frame's time is the animation frame's, as on the playground's page; the measuring itself runs in
+  // the task right after that frame, when the app's own layout is done, so reading the scroller's sizes
+  // forces no layout early (a rAF callback that reads after the app appended rows would).
+  frame(now) {
+    this.afterFrame.port2.postMessage(now);
+  }
+
+  measureFrame(now) {
+    this.frameRequest = null;
+    if (this.stopped) return;
+    const started = performance.now();
+    let again = false;
+    try {
+      again = this.tick(now);
+    } finally {
+      this.costs.push(performance.now() - started);
+      if (this.costs.length > 100000) this.costs.splice(0, 50000);
+      if (again) this.wake();
+    }
+  }
+
+  scrollPosition() {
+    return this.axis === "horizontal" ? this.element.scrollLeft : this.element.scrollTop;
+  }
+
+  atStart() {
+    return this.scrollPosition() <= 0.5;
+  }
+
+  tick(now) {
+    const phase = phaseAt({
+      dragging: Boolean(this.touch || (this.drag && this.drag.moved)), lastWheelAt: this.lastWheelAt, keyHeld: this.keyHeld,
+      lastKeyAt: this.lastKeyAt, animating: false, lastScrollAt: this.lastScrollAt,
+    }, now);
+    if (isRelease(this.previousPhase, phase, this.pull, this.spring !== null)) this.spring = { from: this.pull, start: null };
+    this.previousPhase = phase;
+    const e = this.element;
+    const geometry = geometryOf({
+      axis: this.axis, scrollX: e.scrollLeft, scrollY: e.scrollTop, contentWidth: e.scrollWidth, contentHeight: e.scrollHeight,
+      containerWidth: e.clientWidth, containerHeight: e.clientHeight, insets: this.insets, pull: this.pull, phase,
+    });
+    const changed = !sameGeometry(geometry, this.last);
+    if (changed) {
+      this.last = geometry;
+      this.seq += 1;
+      const message = { type: "geometry", seq: this.seq, t: round(now), ...geometry };
+      if (this.reportsAnchor) {
+        const anchor = this.anchorItem();
+        if (anchor) message.anchor = anchor;
+      }
+      this.lines.push({ kind: "input", t: Math.round(now), message });
+      this.send(message);
+    }
+    if (this.spring) {
+      if (this.spring.start === null) this.spring.start = now;
+      else {
+        this.pull = springPull(this.spring.from, now - this.spring.start, prefersReducedMotion());
+        if (this.pull === 0) this.spring = null;
+      }
+    }
+    return changed || phase !== "idle" || this.spring !== null || this.pull > 0;
+  }
+
+  /** The first child (with an `id` or `data-id`) at the top of the viewport and its distance from it. */
+  anchorItem() {
+    const box = this.element.getBoundingClientRect();
+    const x = box.left + Math.min(box.width / 2, 40);
+    const y = box.top + this.insets.top + 1;
+    let node = typeof document.elementFromPoint === "function" ? document.elementFromPoint(x, y) : null;
+    while (node && node !== this.element) {
+      const id = node.id || node.dataset?.id;
+      if (id) {
+        const top = node.getBoundingClientRect().top - box.top;
+        return { id: String(id).slice(0, 100), offset: round(top) };
+      }
+      node = node.parentElement;
+    }
+    return null;
+  }
+
+  // ---------- input: the pull, simulated, never prevented ----------
+
+  addPull(rawDelta) {
+    this.spring = null;
+    this.pull = grownPull(this.pull, rawDelta, this.pullThreshold);
+    this.wake();
+  }
+
+  onWheel(event) {
+    if (event.ctrlKey) return; // pinch-zoom, not a scroll
+    const { dx, dy } = wheelPixels(event, this.element.clientHeight);
+    const horizontal = this.axis === "horizontal";
+    const delta = horizontal ? (Math.abs(dy) > Math.abs(dx) ? dy : dx) : dy;
+    if (delta === 0) return;
+    this.lastWheelAt = performance.now();
+    this.wake();
+    if (this.pull > 0 || (this.atStart() && delta < 0)) this.addPull(-delta);
+  }
+
+  mainAxisPoint(point) {
+    return this.axis === "horizontal" ? point.clientX : point.clientY;
+  }
+
+  onPointerDown(event) {
+    // Touch is followed through touch events; a mouse drag scrolls nothing here, it only pulls at the top.
+    if (event.pointerType === "touch" || event.button !== 0) return;
+    this.drag = { id: event.pointerId, last: this.mainAxisPoint(event), total: 0, moved: false };
+  }
+
+  onPointerMove(event) {
+    const drag = this.drag;
+    if (!drag || event.pointerId !== drag.id) return;
+    const point = this.mainAxisPoint(event);
+    const delta = point - drag.last;
+    drag.last = point;
+    drag.total += Math.abs(delta);
+    if (!drag.moved) {
+      if (drag.total < RULES.dragSlopPx) return;
+      drag.moved = true;
+    }
+    this.wake();
+    if (this.pull > 0 || (this.atStart() && delta > 0)) this.addPull(delta);
+  }
+
+  onPointerEnd(event) {
+    if (!this.drag || event.pointerId !== this.drag.id) return;
+    this.drag = null;
+    this.wake();
+  }
+
+  onTouchStart(event) {
+    if (event.touches.length !== 1) return;
+    const touch = event.touches[0];
+    this.touch = { id: touch.identifier, last: this.mainAxisPoint(touch) };
+    this.spring = null;
+    this.wake();
+  }
+
+  onTouchMove(event) {
+    if (!this.touch) return;
+    const touch = Array.from(event.touches).find((candidate) => candidate.identifier === this.touch.id);
+    if (!touch) return;
+    const point = this.mainAxisPoint(touch);
+    const delta = point - this.touch.last;
+    this.touch.last = point;
+    if (this.pull > 0 || (this.atStart() && delta > 0)) this.addPull(delta);
+  }
+
+  onTouchEnd(event) {
+    if (!this.touch) return;
+    if (!Array.from(event.touches).some((touch) => touch.identifier === this.touch.id)) this.touch = null;
+    this.wake();
+  }
+}
