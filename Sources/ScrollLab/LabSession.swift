@@ -136,6 +136,13 @@ public struct LabSession: Sendable {
         return send(.geometry(report), json: Self.json(report))
     }
 
+    /// What resuming at `lastRev` would send, run on a copy: the session itself is untouched.
+    public func resumeProbe(lastRev: Int) -> [SessionEffect] {
+        var copy = state
+        let hello = Hello(resume: state.resumeToken, lastRev: lastRev)
+        return reducer(&copy, .input(.message(.success(.hello(hello)))), now)
+    }
+
     /// The trace recorded so far (nil unless recording).
     public func trace(session: String = "lab") -> Trace? {
         guard let recorded else { return nil }
