@@ -109,7 +109,10 @@ public struct Checker: Sendable {
         }
         let run = CheckRun(best, record: true, stopAt: property, reducer: reducer)
         var trace = run.session.trace(session: "\(best.preset.rawValue)-\(property.rawValue)")!
+        // The page goes away where the violation showed, so the trace ends there, as a recorded one does.
         trace.lines.append(.closed(t: run.session.now, code: 1000, resumable: false))
+        trace.lines.append(
+            .decision(t: run.session.now, LogEntry(.sessionClosed, ["code": .int(1000), "resumable": .bool(false)])))
         return Finding(
             preset: best.preset, property: property, scenario: best, violation: run.violation(of: property)!,
             frames: run.frames, trace: trace)
