@@ -17,15 +17,19 @@ let package = Package(
         .target(name: "CommandLineOptions"),
         // The authoritative scroll logic: pure values and functions, no C, no Dispatch, no clock.
         .target(name: "ScrollCore"),
+        // The lab: simulated users, setting sweeps and property checks on ScrollCore's virtual clock.
+        .target(name: "ScrollLab", dependencies: ["ScrollCore"]),
         // HTTP + WebSocket server and client on libwebsockets: the one funnel for lws_* calls.
         .target(name: "LWSTransport", dependencies: ["CLibWebSockets"]),
         // Sessions, event log sinks and the HTTP API, wired between ScrollCore and the transport.
-        .target(name: "PlaygroundServer", dependencies: ["ScrollCore", "LWSTransport", "CommandLineOptions"]),
+        .target(
+            name: "PlaygroundServer", dependencies: ["ScrollCore", "ScrollLab", "LWSTransport", "CommandLineOptions"]),
         .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer"]),
         // Benchmarks: measured, never asserted in tests.
         .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore", "LWSTransport", "CommandLineOptions"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
+        .testTarget(name: "ScrollLabTests", dependencies: ["ScrollLab", "ScrollCore"]),
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport"]),
         .testTarget(
             name: "PlaygroundServerTests",

@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import ScrollCore
+import ScrollLab
 
 /// What the command line asks for (README "Command line").
 public enum PlaygroundCommand: Sendable {
@@ -10,6 +11,10 @@ public enum PlaygroundCommand: Sendable {
     case help(String)
     /// Replay recorded sessions and print the report.
     case replay(ReplayCommand)
+    /// Simulate a user on a page, once or over a sweep of settings.
+    case simulate(SimulateCommand)
+    /// Check every preset's properties with generated gestures.
+    case check(CheckCommand)
 }
 
 extension PlaygroundCommand {
@@ -21,6 +26,12 @@ extension PlaygroundCommand {
         if arguments.first == "serve" { arguments.removeFirst() }
         if arguments.first == "replay" {
             return try parseReplay(arguments.dropFirst())
+        }
+        if arguments.first == "simulate" {
+            return try parseSimulate(arguments.dropFirst())
+        }
+        if arguments.first == "check" {
+            return try parseCheck(arguments.dropFirst())
         }
         let parsed: ServeArguments
         do {
@@ -71,6 +82,64 @@ extension PlaygroundCommand {
         return .replay(command)
     }
 
+    private static func parseSimulate(_ arguments: ArraySlice<String>) throws(UsageError) -> PlaygroundCommand {
+        let parsed: SimulateArguments
+        do {
+            guard case .parsed(let values) = try SimulateArguments.parser.parse(arguments) else {
+                return .help(simulateUsage)
+            }
+            parsed = values
+        } catch {
+            throw UsageError(error, prefix: "simulate: ", seeAlso: "simulate --help")
+        }
+        var command = parsed.command
+        do {
+            command.axes = try parsed.sweeps.map { (text) throws(LabError) in try SweepAxis(parsing: text) }
+            _ = try Sweep(base: command.simulation, axes: command.axes, runs: command.runs)
+            if command.plot != nil, !command.axes.isEmpty {
+                _ = try SweepPlot(result: SweepResult(keys: command.axes.map(\.key), rows: []), metric: command.metric)
+            }
+        } catch {
+            throw UsageError("simulate: \(error)")
+        }
+        return .simulate(command)
+    }
+
+    private static func parseCheck(_ arguments: ArraySlice<String>) throws(UsageError) -> PlaygroundCommand {
+        do {
+            guard case .parsed(let values) = try CheckArguments.parser.parse(arguments) else {
+                return .help(checkUsage)
+            }
+            return .check(values.command)
+        } catch {
+            throw UsageError(error, prefix: "check: ", seeAlso: "check --help")
+        }
+    }
+
+    /// The `simulate --help` text.
+    public static var simulateUsage: String {
+        ([
+            "Usage: scroll-playground simulate [options]",
+            "",
+            "Runs a simulated user on a simulated page through the scroll logic on a virtual clock (no sockets,",
+            "no sleeping) and reports what the user felt: stall at the end, requests, pages never seen, refreshes",
+            "per pull, items in the DOM. With --sweep it runs every combination and prints a table.",
+            "",
+        ] + SimulateArguments.parser.helpLines()).joined(separator: "\n")
+    }
+
+    /// The `check --help` text.
+    public static var checkUsage: String {
+        ([
+            "Usage: scroll-playground check [options]",
+            "",
+            "Property-based checking of every preset: seeded random gestures, latency, jitter, failures, resizes",
+            "and preset switches, run through the scroll logic. A failure is shrunk to a minimal gesture and",
+            "written as a trace that replay reproduces. Prints a table of preset × property.",
+            "",
+        ] + CheckArguments.parser.helpLines()).joined(separator: "\n")
+    }
+
     /// The `replay --help` text.
     public static var replayUsage: String {
         ([
@@ -95,6 +164,10 @@ extension PlaygroundCommand {
             replayLine + replaySynopsis[0],
         ]
         lines += replaySynopsis.dropFirst().map { String(repeating: " ", count: replayLine.count) + $0 }
+        lines += [
+            "       scroll-playground simulate [options]   (see simulate --help)",
+            "       scroll-playground check [options]      (see check --help)",
+        ]
         let column = HelpFormatter.column(for: ServeArguments.parser.options)
         for section in ServeArguments.sections {
             lines += ["", section.heading]
@@ -106,5 +179,10 @@ extension PlaygroundCommand {
     /// Every option `serve` and `replay` take, for checking that each is documented.
     public static var optionNames: (serve: [String], replay: [String]) {
         (ServeArguments.parser.options.map(\.name), ReplayArguments.parser.options.map(\.name))
+    }
+
+    /// Every option `simulate` and `check` take, for checking that each is documented.
+    public static var labOptionNames: (simulate: [String], check: [String]) {
+        (SimulateArguments.parser.options.map(\.name), CheckArguments.parser.options.map(\.name))
     }
 }

@@ -80,4 +80,17 @@ case .replay(let replay):
     } catch {
         fail(error.description)
     }
+case .simulate(let simulate):
+    do {
+        print(try simulate.run())
+    } catch {
+        fail(error.description)
+    }
+case .check(let check):
+    do {
+        let outcome = try check.run()
+        print(outcome.report)
+    } catch {
+        fail(error.description)
+    }
 }

@@ -1,0 +1,25 @@
+import CommandLineOptions
+import ScrollCore
+
+/// What `scroll-playground check` reads from its command line.
+struct CheckArguments: Sendable {
+    var command = CheckCommand()
+
+    /// Every option of `check`, in the order `--help` lists them.
+    static let parser = OptionParser(
+        defaults: CheckArguments(),
+        options: [
+            .number(
+                "seconds", "S", help: "wall-clock bound of the run", \.command.seconds, in: 0.1...86_400,
+                unit: "seconds"),
+            .integer(
+                "seed", help: "seeds every generated scenario: the same seed finds the same failures", \.command.seed,
+                in: 0...Int(Int32.max)),
+            .integer("scenarios", help: "scenarios per preset, at most", \.command.scenarios, in: 1...1_000_000),
+            .choice("preset", help: "check only this preset", \.command.preset),
+            .text("out", "DIR", help: "where the minimal traces go", \.command.outDirectory),
+            .choice("format", help: "table or JSON", \.command.format),
+            .integer("threads", help: "threads (default: the cores)", \.command.threads, in: 1...256),
+            .help(),
+        ])
+}

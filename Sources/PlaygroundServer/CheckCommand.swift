@@ -1,0 +1,132 @@
+import CommandLineOptions
+import Dispatch
+import Foundation
+import ScrollCore
+import ScrollLab
+
+/// How `check` prints its report.
+public enum CheckFormat: String, CaseIterable, Sendable {
+    /// A table of preset × property and the findings.
+    case text
+    /// One JSON object.
+    case json
+}
+
+/// `scroll-playground check`: property-based checking of every preset.
+public struct CheckCommand: Sendable {
+    public var seconds = 60.0
+    public var seed = 1
+    public var scenarios = 300
+    public var preset: Preset?
+    public var outDirectory = "check-traces"
+    public var format = CheckFormat.text
+    public var threads: Int?
+
+    public init() {}
+
+    /// What the run found and its report.
+    public struct Outcome: Sendable {
+        public var results: [Checker.PresetResult]
+        public var report: String
+    }
+
+    /// Runs the check, writes each minimal trace to ``outDirectory`` and renders the report.
+    public func run(reducer: @escaping LabReducer = LabSession.scrollCore) throws(UsageError) -> Outcome {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let budget = UInt64(seconds * 1e9)
+        let checker = Checker(
+            seed: UInt64(seed), scenarios: scenarios, presets: preset.map { [$0] } ?? Preset.allCases,
+            reducer: reducer)
+        let results = checker.run(threads: threads ?? ProcessInfo.processInfo.activeProcessorCount) {
+            DispatchTime.now().uptimeNanoseconds - started > budget
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        var paths: [String: String] = [:]
+        let findings = results.flatMap(\.findings)
+        if !findings.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: outDirectory, withIntermediateDirectories: true)
+                for finding in findings {
+                    let path = (outDirectory as NSString).appendingPathComponent(
+                        "\(finding.preset.rawValue)-\(finding.property.rawValue).jsonl")
+                    try Data(Self.file(finding, seed: seed).utf8).write(to: URL(fileURLWithPath: path))
+                    paths[Self.key(finding)] = path
+                }
+            } catch {
+                throw UsageError("check: cannot write to \(outDirectory): \(error.localizedDescription)")
+            }
+        }
+        let report =
+            format == .json
+            ? Self.json(results, paths: paths, seed: seed, seconds: elapsed).jsonString
+            : Self.text(results, paths: paths, seed: seed, seconds: elapsed)
+        return Outcome(results: results, report: report)
+    }
+
+    private static func key(_ finding: Checker.Finding) -> String {
+        "\(finding.preset.rawValue)/\(finding.property.rawValue)"
+    }
+
+    /// The trace file: its header names the finding, then the lines `replay` runs.
+    static func file(_ finding: Checker.Finding, seed: Int) -> String {
+        var header = finding.trace.header.json.object ?? [:]
+        header["check"] = [
+            "property": .string(finding.property.rawValue), "violation": .string(finding.violation.detail),
+            "scenario": .string(finding.scenario.description), "frames": .int(finding.frames),
+            "seed": .int(seed),
+        ]
+        return JSONValue.object(header).jsonString + "\n"
+            + finding.trace.lines.map { $0.json.jsonString + "\n" }.joined()
+    }
+
+    static func text(_ results: [Checker.PresetResult], paths: [String: String], seed: Int, seconds: Double) -> String {
+        var rows = [["preset"] + Property.allCases.map(\.heading)]
+        var notes: [String] = []
+        for result in results {
+            var row = [result.preset.rawValue]
+            for property in Property.allCases {
+                switch result.outcome(property) {
+                case .pass: row.append("pass")
+                case .notApplicable: row.append("n/a")
+                case .fail:
+                    notes.append("")
+                    row.append("FAIL [\(notes.count)]")
+                    let finding = result.findings.first { $0.property == property }!
+                    notes[notes.count - 1] =
+                        "[\(notes.count)] \(result.preset.rawValue) \(property.rawValue): \(finding.violation.detail)\n"
+                        + "    \(finding.scenario) — \(finding.frames) frames\n    \(paths[key(finding)] ?? "")"
+                }
+            }
+            rows.append(row)
+        }
+        let counts = results.map { "\($0.preset.rawValue) \($0.scenarios)" }.joined(separator: ", ")
+        return LabFormat.align(rows) + "\n\n" + (notes.isEmpty ? "" : notes.joined(separator: "\n") + "\n\n")
+            + "seed \(seed); scenarios per preset: \(counts); \(LabFormat.number((seconds * 10).rounded() / 10)) s"
+    }
+
+    static func json(_ results: [Checker.PresetResult], paths: [String: String], seed: Int, seconds: Double)
+        -> JSONValue
+    {
+        .object([
+            "seed": .int(seed), "seconds": .number((seconds * 10).rounded() / 10),
+            "presets": .array(
+                results.map { result in
+                    var properties: [String: JSONValue] = [:]
+                    for property in Property.allCases {
+                        var cell: [String: JSONValue] = ["outcome": .string(result.outcome(property).rawValue)]
+                        if let finding = result.findings.first(where: { $0.property == property }) {
+                            cell["violation"] = .string(finding.violation.detail)
+                            cell["scenario"] = .string(finding.scenario.description)
+                            cell["frames"] = .int(finding.frames)
+                            cell["trace"] = .string(paths[key(finding)] ?? "")
+                        }
+                        properties[property.rawValue] = .object(cell)
+                    }
+                    return [
+                        "preset": .string(result.preset.rawValue), "scenarios": .int(result.scenarios),
+                        "properties": .object(properties),
+                    ]
+                }),
+        ])
+    }
+}

@@ -1,0 +1,309 @@
+import ScrollCore
+
+/// Runs one ``Scenario`` through the logic, checking every ``Property`` after every input and timer.
+public struct CheckRun {
+    /// How long the user may sit at the end with more to load and nothing starting, ms.
+    public static let stallLimitMs: Int64 = 3000
+    /// The same when the preset retries with back-off after a failure, ms.
+    public static let backoffStallLimitMs: Int64 = 15_000
+    /// One frame, ms.
+    static let frameMs: Int64 = 16
+
+    public private(set) var session: LabSession
+    /// The first violation of each property, in the order found.
+    public private(set) var violations: [Violation] = []
+    /// Stop (and stop recording) at the first violation of this property.
+    let stopAt: Property?
+    let home: Preset
+    var stopped = false
+
+    // Monitor state.
+    private var landedPages = 0
+    private var snapshots: [Int: [FeedItem]] = [:]
+    private var lastItems: [FeedItem] = []
+    private var stay: (contentLength: Double, asked: Bool)?
+    private var stall: (since: Int64, afterFailure: Bool, excused: Bool)?
+    private var failedSinceLastLoad = false
+    private var lastPhase = ScrollPhase.idle
+    /// Another preset ran since the last quiet moment: what it started is its own, not `home`'s.
+    private var foreign = false
+    /// Switched to `home` where its bottom rule already held: the rules start without firing (README), so
+    /// a stall is the switch's until the rule lets go.
+    private var switchedAtBottom = false
+
+    public init(
+        _ scenario: Scenario, record: Bool = false, stopAt: Property? = nil,
+        reducer: @escaping LabReducer = LabSession.scrollCore
+    ) {
+        session = LabSession(layout: scenario.layout, record: record, reducer: reducer)
+        home = scenario.preset
+        self.stopAt = stopAt
+        let opening = session.hello(scenario.settings)
+        after(opening)
+        // The page reports its geometry once the first items are laid out.
+        report(.idle)
+        for step in scenario.steps + [.pause(Scenario.finalPauseMs)] {
+            guard !stopped else { break }
+            perform(step)
+        }
+    }
+
+    /// The first violation of `property`, if any.
+    public func violation(of property: Property) -> Violation? { violations.first { $0.property == property } }
+
+    /// Geometry messages sent.
+    public var frames: Int { session.seq }
+
+    // MARK: Steps
+
+    private mutating func perform(_ step: Scenario.Step) {
+        switch step {
+        case .fling(let velocity):
+            var speed = velocity
+            for _ in 0..<3 { frame(.interacting) { $0.scroll(by: speed) } }
+            while !stopped {
+                speed *= 0.9
+                let page = session.page
+                if abs(speed) < 2 || (speed > 0 && page.scroll >= page.maxScroll) || (speed < 0 && page.scroll <= 0) {
+                    break
+                }
+                frame(.decelerating) { [speed] in $0.scroll(by: speed) }
+            }
+            frame(.idle) { _ in }
+        case .drag(let speed, let frames):
+            for _ in 0..<frames where !stopped { frame(.interacting) { $0.scroll(by: speed) } }
+            frame(.idle) { _ in }
+        case .toEnd:
+            frame(.idle) { $0.scroll = $0.maxScroll }
+        case .toTop:
+            frame(.idle) { $0.scroll = 0 }
+        case .pull(let distance):
+            if session.page.scroll > 0 { frame(.idle) { $0.scroll = 0 } }
+            while !stopped, session.page.pull < distance {
+                frame(.interacting) { $0.pull = min(distance, $0.pull + 8) }
+            }
+            while !stopped, session.page.pull > 0 {
+                frame(.idle) { $0.pull = $0.pull * 0.6 < 0.5 ? 0 : $0.pull * 0.6 }
+            }
+        case .pause(let milliseconds):
+            tick(to: session.now + Int64(milliseconds))
+        case .resize(let height):
+            frame(.idle) { $0.resize(containerHeight: height) }
+        case .switchPreset(let preset):
+            let effects = session.configure(["preset": .string(preset.rawValue)])
+            // The new rules start from the current position without firing on it (README): a stall that
+            // began before the switch is the switch's, not the preset's.
+            if stall != nil { stall?.excused = true }
+            stay = nil
+            foreign = true
+            if preset == home, session.state.reachedBottom { switchedAtBottom = true }
+            after(effects)
+        }
+    }
+
+    /// One frame: timers up to its time, the movement, then the geometry.
+    private mutating func frame(_ phase: ScrollPhase, _ move: (inout SimulatedPage) -> Void) {
+        guard !stopped else { return }
+        tick(to: session.now + Self.frameMs)
+        guard !stopped else { return }
+        move(&session.page)
+        report(phase)
+    }
+
+    /// Fires the timers due by `t`; the page reports again whenever its content changed.
+    private mutating func tick(to t: Int64) {
+        checkStall(at: session.now)
+        while !stopped, let next = session.pending.map(\.due).min(), next <= t {
+            checkStall(at: next)
+            guard !stopped, let fired = session.fireNext(upTo: t) else { break }
+            after(fired.effects)
+            report(lastPhase == .interacting ? .interacting : .idle)
+        }
+        guard !stopped else { return }
+        checkStall(at: t)
+        session.advanceClock(to: t)
+    }
+
+    private mutating func report(_ phase: ScrollPhase) {
+        guard !stopped else { return }
+        let geometry = session.page.geometry
+        if let last = session.lastSent, last.geometry == geometry, last.phase == phase { return }
+        beforeGeometry(geometry, phase: phase)
+        guard !stopped, let effects = session.sendGeometry(phase: phase) else { return }
+        if isHome,
+            Property.releaseGated.applies(to: home),
+            effects.contains(where: { if case .log(let entry) = $0 { entry.name == .refreshStarted } else { false } }),
+            !(lastPhase == .interacting && phase != .interacting)
+        {
+            fail(
+                .releaseGated,
+                "a refresh started on a \(phase.rawValue) geometry after \(lastPhase.rawValue), not on a release")
+        }
+        lastPhase = phase
+        after(effects)
+    }
+
+    private var isHome: Bool { session.state.config.preset == home && !foreign }
+
+    /// Ends the foreign period once `home` runs and nothing another preset started is left.
+    private mutating func settleForeign() {
+        guard foreign, session.state.config.preset == home else { return }
+        if session.loadsPending == 0, session.refreshesPending == 0, session.state.refresh == .idle {
+            foreign = false
+        }
+    }
+
+    // MARK: Properties
+
+    /// The design's own ask for a page, worked out as the reducer will on this geometry.
+    private mutating func beforeGeometry(_ geometry: ScrollGeometry, phase: ScrollPhase) {
+        let state = session.state
+        guard isHome, home.detectsBottom else { return }
+        var memory = state.memory
+        let verdict = home.evaluate(
+            geometry, phase: phase, config: state.config, refreshing: state.refreshing, memory: &memory)
+        let length = geometry.along(state.config.axis).contentLength
+        guard verdict.reachedBottom else {
+            stay = nil
+            return
+        }
+        if stay?.contentLength != length { stay = (length, false) }
+        guard verdict.loadFires else { return }
+        if stay!.asked, session.loadsPending > 0 {
+            fail(.requestedOnce, "asked again for page \(state.page + 1), in flight, without leaving the bottom")
+        }
+        stay!.asked = true
+    }
+
+    /// Checks what must hold after every input and timer.
+    private mutating func after(_ effects: [SessionEffect]) {
+        settleForeign()
+        if switchedAtBottom, !session.state.reachedBottom { switchedAtBottom = false }
+        let state = session.state
+        var itemsChanged = false
+        for effect in effects {
+            switch effect {
+            case .log(let entry):
+                observe(entry)
+            case .send(.items):
+                itemsChanged = true
+            default:
+                continue
+            }
+        }
+        guard isHome else { return }
+        if session.loadsPending > 1 { fail(.singleFlight, "\(session.loadsPending) page loads in flight") }
+        if Property.noLoadDuringRefresh.applies(to: home), session.loadsPending > 0, session.refreshesPending > 0 {
+            fail(.noLoadDuringRefresh, "a page load and a refresh in flight together")
+        }
+        let shown = state.currentState
+        if shown.loadingNextPage != (session.loadsPending > 0) || shown.indicator.bottomVisible != shown.loadingNextPage
+        {
+            fail(
+                .indicatorConsistent,
+                "loadingNextPage \(shown.loadingNextPage) with \(session.loadsPending) load(s) in flight")
+        }
+        if shown.refreshing != (session.refreshesPending > 0) {
+            fail(
+                .indicatorConsistent,
+                "refreshing \(shown.refreshing) with \(session.refreshesPending) refresh(es) in flight")
+        }
+        if itemsChanged { checkItems() }
+    }
+
+    private mutating func observe(_ entry: LogEntry) {
+        switch entry.name {
+        case .loadMoreStarted:
+            let page = entry.data["page"]?.number.map(Int.init) ?? 0
+            if isHome, page <= landedPages {
+                fail(.requestedOnce, "page \(page) requested again after it landed")
+            }
+            failedSinceLastLoad = false
+        case .loadMoreFinished:
+            landedPages = max(landedPages, entry.data["page"]?.number.map(Int.init) ?? 0)
+            failedSinceLastLoad = false
+        case .refreshFinished:
+            failedSinceLastLoad = false
+        case .loadMoreFailed, .refreshFailed:
+            failedSinceLastLoad = true
+        default:
+            break
+        }
+    }
+
+    private mutating func checkItems() {
+        let items = session.state.items
+        let page = session.page.items
+        if page != items {
+            fail(.itemsIntact, "the page shows \(page.count) items, the session holds \(items.count)")
+        }
+        if Set(items.map(\.id)).count != items.count {
+            fail(.itemsIntact, "an item id repeats")
+        }
+        if let first = lastItems.first {
+            let start = items.firstIndex(of: first) ?? items.count
+            if start + lastItems.count > items.count || Array(items[start..<start + lastItems.count]) != lastItems {
+                fail(.itemsIntact, "items that were shown vanished or moved")
+            }
+        }
+        lastItems = items
+        let rev = session.state.rev
+        snapshots[rev] = items
+        for lag in 0...2 where rev - lag >= 1 {
+            guard let before = snapshots[rev - lag] else { continue }
+            var page = SimulatedPage(layout: session.page.layout)
+            page.apply(ItemsMessage(op: .replace, rev: rev - lag, items: before, total: before.count, hasMore: true))
+            for effect in session.resumeProbe(lastRev: rev - lag) {
+                if case .send(.items(let message)) = effect { page.apply(message) }
+            }
+            if page.items != items {
+                fail(
+                    .resumeLosesNothing,
+                    "a resume from rev \(rev - lag) leaves \(page.items.count) items, not \(items.count)")
+            }
+        }
+    }
+
+    /// At the end with more to load and nothing in flight for too long: a stall.
+    private mutating func checkStall(at t: Int64) {
+        let state = session.state
+        guard isHome, home.detectsBottom else {
+            stall = nil
+            return
+        }
+        let page = session.page
+        guard page.atEnd, state.hasMore, session.loadsPending == 0, session.refreshesPending == 0 else {
+            stall = nil
+            return
+        }
+        guard let open = stall else {
+            stall = (t, failedSinceLastLoad, false)
+            return
+        }
+        guard !open.excused, !switchedAtBottom else { return }
+        let policy = state.config.json["retryPolicy"]?.string
+        if open.afterFailure {
+            // Per the preset's failure policy: a manual retry or none is the design's stated choice.
+            if policy == "manual" || policy == "none" { return }
+            let limit = policy == nil ? Self.stallLimitMs : Self.backoffStallLimitMs
+            if t - open.since >= limit {
+                fail(.noStallAfterFailure, "\(t - open.since) ms at the end after a failure, nothing loading, hasMore")
+            }
+        } else if t - open.since >= Self.stallLimitMs {
+            let distance = LabFormat.number(page.geometry.along(state.config.axis).distanceToBottom)
+            if state.reachedBottom {
+                fail(.noStall, "\(t - open.since) ms at the end, the bottom rule true but no load; hasMore")
+            } else {
+                fail(
+                    .seesTheEnd,
+                    "\(t - open.since) ms at the end (distanceToBottom \(distance) px), the bottom rule false; hasMore")
+            }
+        }
+    }
+
+    private mutating func fail(_ property: Property, _ detail: String) {
+        guard property.applies(to: home), violation(of: property) == nil else { return }
+        violations.append(Violation(property: property, t: session.now, detail: detail))
+        if property == stopAt { stopped = true }
+    }
+}

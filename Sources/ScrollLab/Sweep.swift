@@ -1,0 +1,98 @@
+import Dispatch
+import ScrollCore
+import Synchronization
+
+/// One swept key and its values, from `KEY=a,b,c` or `KEY=from:to:step`.
+public struct SweepAxis: Equatable, Sendable {
+    public var key: String
+    /// The values as text, in order.
+    public var values: [String]
+
+    public init(key: String, values: [String]) {
+        self.key = key
+        self.values = values
+    }
+
+    /// Reads `KEY=a,b,c` or `KEY=from:to:step` (inclusive), checking every value against the key.
+    public init(parsing text: String) throws(LabError) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { throw .badSweep(text) }
+        key = String(text[..<equals])
+        let spec = String(text[text.index(after: equals)...])
+        guard Simulation.keys.contains(key) else { throw .unknownKey(key, accepted: Simulation.keys) }
+        let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 3 {
+            guard let from = Double(parts[0]), let to = Double(parts[1]) else { throw .badSweep(text) }
+            guard let step = Double(parts[2]), step != 0, step.isFinite else { throw .badStep(spec) }
+            guard (to - from) / step >= 0 || from == to else { throw .emptyRange(spec) }
+            let count = Int(((to - from) / step + 1e-9).rounded(.down)) + 1
+            guard count <= Sweep.pointLimit else { throw .tooManyPoints(count, limit: Sweep.pointLimit) }
+            values = (0..<count).map { LabFormat.number(from + Double($0) * step) }
+        } else if parts.count == 1 {
+            values = spec.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard !values.contains(where: \.isEmpty) else { throw .emptyRange(spec) }
+        } else {
+            throw .badSweep(text)
+        }
+        var probe = Simulation()
+        for value in values { try probe.apply(key: key, text: value) }
+    }
+}
+
+/// Every combination of the swept keys' values, each run as a ``Simulation``.
+public struct Sweep: Sendable {
+    /// The most points a grid may have.
+    public static let pointLimit = 100_000
+
+    public var base: Simulation
+    public var axes: [SweepAxis]
+    /// Runs per point, with seeds `seed`, `seed + 1`, …; the metrics are their mean.
+    public var runs: Int
+
+    public init(base: Simulation, axes: [SweepAxis], runs: Int = 1) throws(LabError) {
+        var seen = Set<String>()
+        for axis in axes where !seen.insert(axis.key).inserted { throw .repeatedKey(axis.key) }
+        let count = axes.reduce(1) { $0 * $1.values.count }
+        guard count <= Self.pointLimit else { throw .tooManyPoints(count, limit: Self.pointLimit) }
+        self.base = base
+        self.axes = axes
+        self.runs = max(1, runs)
+    }
+
+    /// The grid's points, first key outermost: each the values of the keys, in order.
+    public var points: [[String]] {
+        axes.reduce([[]]) { grid, axis in grid.flatMap { point in axis.values.map { point + [$0] } } }
+    }
+
+    /// One point's simulation.
+    public func simulation(_ point: [String]) -> Simulation {
+        var simulation = base
+        for (axis, value) in zip(axes, point) {
+            // Checked when the axis was read.
+            try? simulation.apply(key: axis.key, text: value)
+        }
+        return simulation
+    }
+
+    /// Runs every point `runs` times on `threads` threads at once (Dispatch's pool; give it the cores).
+    public func run(threads: Int) -> SweepResult {
+        let points = points
+        let jobs = points.count * runs
+        let results = Mutex([SimulationReport?](repeating: nil, count: jobs))
+        let workers = max(1, min(threads, jobs))
+        // Each worker takes every `workers`th job: the jobs are alike, so the split is even.
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var local: [(Int, SimulationReport)] = []
+            for job in stride(from: worker, to: jobs, by: workers) {
+                var simulation = simulation(points[job / runs])
+                simulation.config.seed &+= UInt64(job % runs)
+                local.append((job, simulation.run()))
+            }
+            results.withLock { all in for (job, report) in local { all[job] = report } }
+        }
+        let reports = results.withLock { $0.map { $0! } }
+        let rows = points.indices.map { index in
+            SweepResult.Row(values: points[index], runs: Array(reports[index * runs..<(index + 1) * runs]))
+        }
+        return SweepResult(keys: axes.map(\.key), rows: rows)
+    }
+}

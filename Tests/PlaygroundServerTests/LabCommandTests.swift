@@ -1,0 +1,88 @@
+import Foundation
+import PlaygroundServer
+import ScrollCore
+import Testing
+
+/// `scroll-playground simulate` and `check` through the real executable.
+@Suite(.timeLimit(.minutes(2)))
+struct LabCommandTests {
+    static func temporaryDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test(arguments: [
+        ["simulate", "--sweep", "bogus=1,2"], ["simulate", "--sweep", "bottomThreshold=5:1:1"],
+        ["simulate", "--sweep", "bottomThreshold=0:10:0"], ["simulate", "--gesture", "fly"],
+        ["simulate", "--sweep", "bottomThreshold="], ["simulate", "--set", "loadLatencyMs=-1"],
+        ["simulate", "--plot", "x.svg"], ["check", "--seconds", "0"], ["check", "--preset", "nope"],
+    ])
+    func badInputIsOneLineAndExitTwo(arguments: [String]) throws {
+        let result = try runToCompletion(arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
+    @Test func simulatePrintsJSONWithEveryMetric() throws {
+        let result = try runToCompletion(["simulate", "--seconds", "5", "--format", "json"])
+        #expect(result.status == 0)
+        let report = try #require(try JSONParser.parse(result.stdout.trimmingCharacters(in: .newlines)).object)
+        for name in [
+            "stallTotalMs", "stallP95Ms", "started", "suppressed", "cancelled", "failed", "duplicated",
+            "pagesNeverSeen", "refreshesPerPull", "pullsWithoutRefresh", "peakDOMItems",
+        ] {
+            #expect(report[name]?.number != nil, "no \(name)")
+        }
+    }
+
+    @Test func aSweepIsAGridWithAPlot() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let plot = directory + "/stall.svg"
+        let result = try runToCompletion([
+            "simulate", "--seconds", "5", "--sweep", "bottomThreshold=0:100:50", "--sweep", "gesture=skim,read",
+            "--format", "csv", "--plot", plot,
+        ])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1 + 3 * 2)
+        #expect(lines.first?.hasPrefix("bottomThreshold,gesture,stallTotalMs,") == true)
+        let svg = try String(contentsOfFile: plot, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.contains("</svg>"))
+    }
+
+    @Test func checkWritesMinimalTracesThatReplayWithNoDifferences() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try runToCompletion([
+            "check", "--preset", "customScrollView", "--scenarios", "300", "--seconds", "60", "--out", directory,
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("customScrollView"))
+        #expect(result.stdout.contains("FAIL"))
+        let trace = directory + "/customScrollView-seesTheEnd.jsonl"
+        #expect(result.stdout.contains(trace))
+        let replay = try runToCompletion(["replay", trace, "--diff"])
+        #expect(replay.status == 0)
+        #expect(replay.stdout.hasPrefix("no differences"))
+    }
+
+    @Test func labOptionsAreInTheirHelpAndTheReadme() throws {
+        let readme = try String(
+            contentsOf: ServerProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let names = PlaygroundCommand.labOptionNames
+        for (command, options) in [("simulate", names.simulate), ("check", names.check)] {
+            let help = try runToCompletion([command, "--help"])
+            #expect(help.status == 0)
+            for name in options {
+                #expect(try OptionDocumentationTests.mentions(help.stdout, name), "\(command) --help lacks --\(name)")
+                #expect(
+                    try OptionDocumentationTests.mentions(readme, name, after: "`"),
+                    "README lacks \(command)'s --\(name)")
+            }
+        }
+    }
+}
