@@ -375,6 +375,7 @@ extension SessionState {
     }
 
     private mutating func completeRefresh(_ operation: Refresh, hold: FixedHold, into effects: inout [SessionEffect]) {
+        var contentChanged = false
         if operation.willFail {
             effects.append(.log(LogEntry(.refreshFailed, ["reason": JSONValue(Reason.simulatedFailure)])))
         } else {
@@ -390,12 +391,25 @@ extension SessionState {
             sendItems(.prepend, fresh, into: &effects)
             rearmBottomRule()
             effects.append(.log(LogEntry(.refreshFinished, ["added": .int(fresh.count), "total": .int(items.count)])))
+            contentChanged = !fresh.isEmpty
         }
         if hold == .running {
             refresh = .holding
         } else {
             endRefreshIndicator()
         }
+        if !contentChanged { loadWhatTheRefreshHeldBack(into: &effects) }
+    }
+
+    /// A preset that holds page loads back while the refresh indicator shows starts the one it held back when
+    /// the indicator goes without new content landing at that moment: a page that does not change sends no
+    /// geometry that would re-arm the bottom rule, so a user resting at the bottom would wait forever. (New
+    /// content landing re-arms it.)
+    private mutating func loadWhatTheRefreshHeldBack(into effects: inout [SessionEffect]) {
+        guard config.preset.behavior.suppressesLoadWhileRefreshing, !refreshing, pageLoad == .idle,
+            memory.reachedBottom, hasMore
+        else { return }
+        triggerLoad(trigger: .bottom, geometrySeq: nil, into: &effects)
     }
 
     /// The refresh is over for the rules: the pull starts from scratch.
@@ -426,6 +440,8 @@ extension SessionState {
             case .idle, .inFlight:
                 return
             }
+            // With the indicator gone, a load it held back may start (a preset switched during the hold).
+            loadWhatTheRefreshHeldBack(into: &effects)
         case .loadRetry(let token):
             // A cancelled retry's timer may still fire: it is ignored.
             guard let failure = loadFailure, case .scheduled(let retry) = failure.next, retry.token == token else {

@@ -118,8 +118,8 @@ struct ReplayTests {
             atPath: Self.examples.appendingPathComponent("traces").path
         )
         .filter { $0.hasSuffix(".jsonl") }
-        // 10 recorded (9 through the server's page, 1 from a foreign app), 9 found and shrunk by `check`.
-        #expect(traces.count == 19)
+        // 10 recorded (9 through the server's page, 1 from a foreign app), 5 found and shrunk by `check`.
+        #expect(traces.count == 15)
         for name in traces {
             let result = try runToCompletion([
                 "replay", Self.examples.appendingPathComponent("traces/\(name)").path, "--diff",

@@ -124,6 +124,20 @@ struct PlaygroundPresetTests {
         #expect(h.scroll(y: 1400, content: 2250).names == [.loadMoreStarted])
     }
 
+    /// A refresh that fails changes nothing on the page, so no geometry re-arms the bottom: the load it held
+    /// back starts as it ends, or a user resting at the bottom would wait forever (found by `check`).
+    @Test func aLoadHeldBackByAFailedRefreshStartsWhenItEnds() {
+        var h = Harness(["failureRate": 1, "retryPolicy": "manual"])
+        h.send(.refreshRequested)
+        #expect(h.scroll(y: 1150).names == [.reachedBottom, .loadMoreSuppressed])
+        #expect(
+            h.advance(by: 1200).logs == [
+                LogEntry(.refreshFailed, ["reason": "simulated failure"]),
+                LogEntry(.loadMoreStarted, ["page": 2, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 50]),
+            ])
+        #expect(h.session.loadInFlight?.page == 2)
+    }
+
     /// With `axis: horizontal` the same rules read x, width, leading and trailing.
     @Test func horizontalAxisWorksTheSameOnX() {
         var h = Harness(["axis": "horizontal"])
