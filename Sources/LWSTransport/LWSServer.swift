@@ -436,8 +436,6 @@ final class LWSServer {
         connections[id.rawValue]?.outbound.byteCount ?? 0
     }
 
-    var openConnectionCount: Int { connections.count }
-
     private func requestClose(_ connection: LWSServerConnection, code: UInt16, reason: String) {
         guard connection.pendingClose == nil else { return }
         connection.pendingClose = (code, reason)

@@ -71,10 +71,4 @@ public final class WebServer: @unchecked Sendable {
 
     /// Connections the front door handed to libwebsockets and libwebsockets has not closed yet. Thread-safe.
     var adoptedConnectionCount: Int { core.adoptedConnectionCount }
-
-    /// Number of open WebSockets.
-    public var connectionCount: Int {
-        core.assertServiceThread()
-        return core.openConnectionCount
-    }
 }
