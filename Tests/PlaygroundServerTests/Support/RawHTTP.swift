@@ -23,10 +23,19 @@ enum RawHTTP {
         var leftover: [UInt8]
     }
 
-    /// Sends `request` and reads until the server closes or sends nothing for `quiet`.
-    static func exchange(port: Int, _ request: [UInt8], quiet: Duration = .seconds(2)) throws -> Exchange {
+    /// Sends `request` and reads until the server closes or sends nothing for `quiet`. A slow reader:
+    /// `receiveBuffer` shrinks the socket's buffer (so the kernel cannot take the whole answer at once),
+    /// `pauseFirst` waits before reading, `bytesPerSecond` paces the reading.
+    static func exchange(
+        port: Int, _ request: [UInt8], quiet: Duration = .seconds(2), receiveBuffer: Int? = nil,
+        pauseFirst: Duration = .zero, bytesPerSecond: Int? = nil
+    ) throws -> Exchange {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
+        if var size = receiveBuffer.map(Int32.init) {
+            // Before connecting, so the TCP window starts small.
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -45,13 +54,21 @@ enum RawHTTP {
             guard sent > 0 else { break }  // the server may close before reading everything
             offset += sent
         }
+        // The pause and the pace are the reader's behaviour under test, not waits for a condition.
+        if pauseFirst > .zero { sleep(for: pauseFirst) }
+        let started = ContinuousClock.now
         var received: [UInt8] = []
         var closed = false
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var buffer = [UInt8](repeating: 0, count: bytesPerSecond == nil ? 64 * 1024 : 16 * 1024)
         while received.count < 64 << 20 {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count > 0 {
                 received += buffer[..<count]
+                if let rate = bytesPerSecond {
+                    let due = started + .milliseconds(received.count * 1000 / rate)
+                    let now = ContinuousClock.now
+                    if due > now { sleep(for: due - now) }
+                }
             } else {
                 closed = count == 0 || errno == ECONNRESET
                 break
@@ -77,6 +94,13 @@ enum RawHTTP {
             rest = rest[(bodyStart + length)...]
         }
         return Exchange(responses: responses, closedByServer: closed, leftover: Array(rest))
+    }
+
+    private static func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 
     /// A GET with the usual Host header and `extra` header lines.
