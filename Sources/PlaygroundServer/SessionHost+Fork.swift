@@ -87,18 +87,7 @@ extension SessionHost {
         hosted.clockOffset = now - fork.at
         sessions[sessionID] = hosted
         links[id]?.session = sessionID
-        sessionIDsByToken[token] = sessionID
-        nextSessionNumber += 1
-        if let timer = links[id]?.helloTimer {
-            server.cancel(timer)
-            links[id]?.helloTimer = nil
-        }
-        do {
-            try trace?.create()
-        } catch {
-            hosted.trace = nil
-            StandardError.writeLine("scroll-playground: session \(sessionID) is not recorded: \(error)")
-        }
+        accept(hosted, on: id)
         // Timers the parent had asked for still run, as far from the moment as they were.
         for pending in rebuilt.pendingTimers {
             let delay = Int(max(0, pending.due - fork.at))

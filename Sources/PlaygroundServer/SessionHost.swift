@@ -246,17 +246,23 @@ final class SessionHost: WebServerDelegate {
             links[id]?.session = nil
             return
         }
+        accept(hosted, on: id)
+    }
+
+    /// A new session's hello was accepted on `id`: its number is taken, its token resumes it, its page's
+    /// hello timer stops and its trace file is created.
+    func accept(_ hosted: Hosted, on id: ConnectionID) {
         nextSessionNumber += 1
-        sessionIDsByToken[state.resumeToken] = sessionID
+        sessionIDsByToken[hosted.state.resumeToken] = hosted.id
         if let timer = links[id]?.helloTimer {
             server.cancel(timer)
             links[id]?.helloTimer = nil
         }
         do {
-            try trace?.create()
+            try hosted.trace?.create()
         } catch {
             hosted.trace = nil
-            StandardError.writeLine("scroll-playground: session \(sessionID) is not recorded: \(error)")
+            StandardError.writeLine("scroll-playground: session \(hosted.id) is not recorded: \(error)")
         }
     }
 

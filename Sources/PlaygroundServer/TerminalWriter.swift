@@ -64,9 +64,10 @@ final class TerminalWriter: @unchecked Sendable {
             condition.unlock()
 
             // Lines are dropped only while the buffer is full, so every dropped line came after this batch.
-            write(batch)
+            // A terminal that is gone loses its lines; the events still reach their other sinks.
+            writeAll(batch, to: descriptor)
             if droppedBefore > 0 {
-                write(Array(Self.droppedNotice(droppedBefore).utf8))
+                writeAll(Array(Self.droppedNotice(droppedBefore).utf8), to: descriptor)
             }
 
             condition.lock()
@@ -79,22 +80,5 @@ final class TerminalWriter: @unchecked Sendable {
     static func droppedNotice(_ count: Int) -> String {
         "scroll-playground: the terminal was not reading: \(count) event line\(count == 1 ? " was" : "s were") not shown"
             + " (/api/events and --log-dir keep every event)\n"
-    }
-
-    /// Writes all of `bytes`, blocking as long as the terminal does; gives up if it is gone.
-    private func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result > 0 {
-                    written += result
-                } else if result < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return  // closed: the events still reach their other sinks
-                }
-            }
-        }
     }
 }

@@ -97,19 +97,8 @@ final class TraceFile {
     }
 
     private func write(to descriptor: Int32) {
-        pending.withUnsafeBufferPointer { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result > 0 {
-                    written += result
-                } else if result < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return  // a full disk: the lines are lost, the session goes on
-                }
-            }
-        }
+        // A full disk loses the lines; the session goes on.
+        writeAll(pending, to: descriptor)
         pending.removeAll(keepingCapacity: true)
     }
 

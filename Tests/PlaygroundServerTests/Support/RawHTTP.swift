@@ -30,22 +30,13 @@ enum RawHTTP {
         port: Int, _ request: [UInt8], quiet: Duration = .seconds(2), receiveBuffer: Int? = nil,
         pauseFirst: Duration = .zero, bytesPerSecond: Int? = nil
     ) throws -> Exchange {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd: Int32
+        do {
+            fd = try LoopbackSocket.connect(port: port, receiveBuffer: receiveBuffer)
+        } catch {
+            throw HTTPProbe.Failure.socketError(error.code)
+        }
         defer { close(fd) }
-        if var size = receiveBuffer.map(Int32.init) {
-            // Before connecting, so the TCP window starts small.
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw HTTPProbe.Failure.socketError(errno) }
         var timeout = timeval(tv_sec: Int(quiet.components.seconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var offset = 0

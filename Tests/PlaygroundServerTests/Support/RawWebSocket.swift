@@ -33,23 +33,13 @@ final class RawWebSocket {
     /// before connecting, so the TCP window starts small): a client that never reads then backs the
     /// server up quickly.
     init(port: Int, receiveBuffer: Int? = nil, timeout: Duration = .seconds(5)) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure.socketError(errno) }
         do {
-            if var size = receiveBuffer.map(Int32.init) {
-                setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            }
+            fd = try LoopbackSocket.connect(port: port, receiveBuffer: receiveBuffer)
+        } catch {
+            throw Failure.socketError(error.code)
+        }
+        do {
             try setTimeouts(timeout)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard result == 0 else { throw Failure.socketError(errno) }
             let request =
                 "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                 + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
