@@ -167,8 +167,10 @@ struct FuzzSession {
             fatalError("duplicate item id \(item.id)")
         }
         guard pending.count <= Self.maxPendingTimers else { fatalError("\(pending.count) timers pending: \(pending)") }
-        guard state.pageLoad == nil || state.refresh == nil || state.config.preset != .playground else {
-            fatalError("playground: a page load and a refresh in flight together")
+        guard state.loadInFlight == nil || state.refresh.operation == nil
+            || !state.config.preset.behavior.cancelsLoadOnRefresh
+        else {
+            fatalError("\(state.config.preset): a page load and a refresh in flight together")
         }
     }
 
