@@ -23,9 +23,9 @@ def first_visible(page) -> str:
 
 
 @pytest.mark.xfail(
-    strict=True,
-    reason="open finding: during a wheel fling in Chromium the server logs anchorDrift (the first visible item "
-    "changes by a few rows across the prepend); not yet explained, see the branch's report")
+    strict=False,
+    reason="open finding, intermittent: during a wheel fling in Chromium the server sometimes logs anchorDrift "
+    "(the first visible item changes by a few rows across the prepend); not yet explained")
 def test_chat_opens_at_the_bottom_and_a_prepend_during_a_fling_keeps_the_anchor(start_server, open_page):
     server = start_server(preset="chat", new_message_every_ms=0, load_latency_ms=300)
     page, probe = open_page(server)
