@@ -48,6 +48,12 @@ export class FeedRenderer extends EventTarget {
   applyEvent(record) {
     const data = record.data ?? {};
     switch (record.name) {
+      case "loadPreviousFinished":
+        this.announce(`${data.added ?? 0} older items loaded`);
+        break;
+      case "messageArrived":
+        if (data.added !== false && !data.held) this.announce("New message");
+        break;
       case "loadMoreFinished":
         this.announce(`${data.added ?? 0} items loaded${data.hasMore === false ? ", end of feed" : ""}`);
         break;
@@ -115,6 +121,17 @@ export class FeedRenderer extends EventTarget {
     if (this.loadFailedText.textContent !== text) this.loadFailedText.textContent = text;
   }
 
+  /** A failed previous page: a row above the items, from `state.topEdge.loadFailure`. */
+  showPreviousFailure(failure) {
+    this.previousFailed.hidden = failure === null;
+    if (!failure) return;
+    let text = `Couldn't load older items (page ${failure.page})`;
+    if (failure.next === "scheduled") text += ` · retry ${failure.retry} of ${failure.retryMax} coming`;
+    else if (failure.next === "gaveUp") text += " · gave up";
+    this.previousRetry.hidden = failure.next === "none";
+    if (this.previousFailedText.textContent !== text) this.previousFailedText.textContent = text;
+  }
+
   /** A failed refresh: a short message at the top, gone after a few seconds or the next refresh. */
   showRefreshFailed(show) {
     clearTimeout(this.refreshFailedTimer);
@@ -170,7 +187,7 @@ export class FeedRenderer extends EventTarget {
         this.newItems.hidden = true;
         break;
       case "prepend":
-        this.prepend(nodes);
+        this.prepend(nodes, message.older === true);
         break;
       default:
         this.list.append(...nodes);
@@ -189,10 +206,11 @@ export class FeedRenderer extends EventTarget {
    * jump) and a pill offers the new items. At the very top (where a pull-to-refresh ends) the new
    * items simply appear on top, which is what the pull asked for.
    */
-  prepend(nodes) {
+  prepend(nodes, older = false) {
     if (nodes.length === 0) return;
     const position = this.axis === "horizontal" ? this.scroller.scrollLeft : this.scroller.scrollTop;
-    const anchor = position > 0.5 ? this.firstVisibleItem() : null;
+    // Older items (load previous) never move what the user sees, even at the very top.
+    const anchor = position > 0.5 || older ? this.firstVisibleItem() : null;
     const before = anchor ? this.offsetInViewport(anchor) : 0;
     this.list.prepend(...nodes);
     if (anchor) {
@@ -200,9 +218,12 @@ export class FeedRenderer extends EventTarget {
       const shift = (this.offsetInViewport(anchor) - before) / (this.scale?.() || 1);
       if (this.axis === "horizontal") this.scroller.scrollLeft += shift;
       else this.scroller.scrollTop += shift;
-      this.newItems.textContent = `↑ ${nodes.length} new`;
-      this.newItems.hidden = false;
+      if (!older) {
+        this.newItems.textContent = `↑ ${nodes.length} new`;
+        this.newItems.hidden = false;
+      }
     }
+    if (older) return;
     for (const node of nodes) {
       node.classList.add("is-new");
       setTimeout(() => node.classList.remove("is-new"), NEW_ITEM_HIGHLIGHT_MS);
@@ -306,6 +327,10 @@ export class FeedRenderer extends EventTarget {
     this.applyShift();
 
     this.bottomIndicator.hidden = !state.indicator?.bottom?.visible;
+    const topEdge = state.topEdge ?? null;
+    this.previousIndicator.hidden = !topEdge?.loadingPreviousPage;
+    this.showPreviousFailure(topEdge?.loadFailure ?? null);
+    this.phone.classList.toggle("is-chat", state.preset === "chat");
     if (JSON.stringify(state.loadFailure ?? null) !== JSON.stringify(this.loadFailure)) this.showLoadFailure(state.loadFailure ?? null);
     const busy = String(Boolean(state.loadingNextPage || refreshing));
     if (this.list.getAttribute("aria-busy") !== busy) this.list.setAttribute("aria-busy", busy);
@@ -328,7 +353,8 @@ export class FeedRenderer extends EventTarget {
   }
 
   updateEndOfFeed() {
-    const exhausted = this.hasMore === false && this.rev !== null;
+    // A chat's end is the live end, where new messages arrive: no "End of feed".
+    const exhausted = this.hasMore === false && this.rev !== null && !this.phone.classList.contains("is-chat");
     this.endOfFeed.hidden = !exhausted;
     if (exhausted) this.endText.textContent = `End of feed · ${this.list.children.length} items`;
   }

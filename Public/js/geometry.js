@@ -24,6 +24,10 @@ const RETRY_SEND_MS = 200;
  * Events (EventTarget): `geometry` (detail: {geometry, seq, sent}) for every changed measurement,
  * `pull` (detail: pull px) whenever the simulated pull changes.
  */
+// The scroll event a pin to the bottom causes arrives a frame later, measured against a layout that may
+// have grown meanwhile: within this long after a pin, scroll events do not unpin the view.
+const PIN_SETTLE_MS = 50;
+
 export class GeometryReporter extends EventTarget {
   /**
    * @param {object} options
@@ -33,11 +37,16 @@ export class GeometryReporter extends EventTarget {
    * @param {() => number} options.pullThreshold the session's pull threshold (caps the pull).
    * @param {() => number} [options.scale] how much the frame is scaled on screen (a CSS transform).
    */
-  constructor({ scroller, content, send, pullThreshold, scale = () => 1 }) {
+  constructor({ scroller, content, send, pullThreshold, scale = () => 1, extras = () => ({}), anchoredAtBottom = () => false }) {
     super();
     this.scroller = scroller;
     this.content = content;
     this.send = send;
+    this.extras = extras; // what the page adds to each geometry: its anchor and rendered rev
+    // `chat`: like SwiftUI's defaultScrollAnchor(.bottom), a view at its end stays there as sizes change.
+    this.anchoredAtBottom = anchoredAtBottom;
+    this.wasAtEnd = false;
+    this.pinnedAt = -Infinity;
     this.pullThreshold = pullThreshold;
     this.scale = scale;
     this.frameRequest = null;
@@ -61,7 +70,19 @@ export class GeometryReporter extends EventTarget {
     this.animatingSince = null; // scrollToTop in progress
     this.installListeners();
     // Sizes change without a scroll event: items land, the frame is resized, the axis flips.
-    this.resizeObserver = new ResizeObserver(() => this.wake());
+    // Whether the view sits at its end is what the user did (a scroll), not what content growth did to it.
+    this.scroller.addEventListener("scroll", () => {
+      // The scroll a pin to the bottom caused reports a layout that may have grown since: it stays pinned.
+      if (performance.now() - this.pinnedAt < PIN_SETTLE_MS) return;
+      const s = this.scroller;
+      this.wasAtEnd = this.axis === "horizontal"
+        ? s.scrollLeft + s.clientWidth >= s.scrollWidth - 1
+        : s.scrollTop + s.clientHeight >= s.scrollHeight - 1;
+    }, { passive: true });
+    this.resizeObserver = new ResizeObserver(() => {
+      if (this.anchoredAtBottom() && this.wasAtEnd) this.scrollToBottom();
+      this.wake();
+    });
     this.resizeObserver.observe(this.scroller);
     this.resizeObserver.observe(this.content);
     this.wake();
@@ -90,6 +111,30 @@ export class GeometryReporter extends EventTarget {
   /** Forgets what was last sent, so the next frame sends the geometry again (after a (re)connect). */
   resend() {
     this.lastSentKey = null;
+    this.wake();
+  }
+
+  /**
+   * Sends the geometry now, changed or not, outside the frame loop: around a prepend the page reports the
+   * moment just before and just after it, in one task, so no scroll comes between (docs/protocol.md,
+   * "Anchoring").
+   */
+  reportNow() {
+    const now = performance.now();
+    const geometry = this.measure(this.phaseAt(now));
+    const sent = this.send({ type: "geometry", seq: this.seq + 1, t: round(now), ...geometry, ...this.extras() });
+    if (!sent) return;
+    this.seq += 1;
+    this.lastSentKey = JSON.stringify(geometry);
+    this.dispatchEvent(new CustomEvent("geometry", { detail: { geometry, seq: this.seq, sent, at: now } }));
+  }
+
+  /** Carries out the server's `scrollToBottom` command: to the end at once (a chat opening or following). */
+  scrollToBottom() {
+    if (this.axis === "horizontal") this.scroller.scrollLeft = this.scroller.scrollWidth;
+    else this.scroller.scrollTop = this.scroller.scrollHeight;
+    this.wasAtEnd = true;
+    this.pinnedAt = performance.now();
     this.wake();
   }
 
@@ -176,7 +221,7 @@ export class GeometryReporter extends EventTarget {
     }
     let sent = false;
     if (key !== this.lastSentKey) {
-      sent = this.send({ type: "geometry", seq: this.seq + 1, t: round(now), ...geometry });
+      sent = this.send({ type: "geometry", seq: this.seq + 1, t: round(now), ...geometry, ...this.extras() });
       if (sent) {
         this.seq += 1;
         this.lastSentKey = key;

@@ -7,7 +7,7 @@ import { el, num } from "./dom.js";
 export const CONFIG_KEYS = [
   "bottomThreshold", "pullThreshold", "initialCount", "pageSize", "refreshCount", "maxItems",
   "loadLatencyMs", "refreshLatencyMs", "jitterMs", "failureRate", "refreshHoldMs", "axis", "seed", "compare",
-  "retryPolicy", "retryBaseMs", "retryMaxMs", "retryMax",
+  "retryPolicy", "retryBaseMs", "retryMaxMs", "retryMax", "topThreshold", "startAt", "newMessageEveryMs",
 ];
 
 const HUD_FIELDS = [

@@ -43,6 +43,10 @@ const feed = new FeedRenderer({
   topScale: byId("top-scale"),
   topRing: byId("top-ring"),
   bottomIndicator: byId("bottom-indicator"),
+  previousIndicator: byId("previous-indicator"),
+  previousFailed: byId("previous-failed"),
+  previousFailedText: byId("previous-failed-text"),
+  previousRetry: byId("previous-retry"),
   endOfFeed: byId("end-of-feed"),
   endText: byId("end-of-feed-text"),
   newItems: byId("new-items"),
@@ -140,6 +144,14 @@ const reporter = new GeometryReporter({
   // `welcome` carries every setting, the preset's effective pull threshold among them, before any geometry.
   pullThreshold: () => Number(config.pullThreshold),
   scale: () => frame.scale,
+  anchoredAtBottom: () => config.preset === "chat",
+  // What the user sees and which items they see it among: the server checks prepends against it.
+  extras: () => {
+    const anchor = visibleAnchor();
+    const extra = { rev: feed.rev ?? 0 };
+    if (anchor) extra.anchor = { id: String(anchor.id).slice(0, 100), offset: Math.round(anchor.offset * 10) / 10 };
+    return extra;
+  },
 });
 
 // ---------- server → page ----------
@@ -169,14 +181,19 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, fork
 connection.addEventListener("message", ({ detail: msg }) => {
   switch (msg.type) {
     case "items":
+      // A prepend is measured just before and just after, in this task: the server checks the anchor held.
+      if (msg.op === "prepend") reporter.reportNow();
       feed.applyItems(msg);
+      if (msg.op === "prepend") reporter.reportNow();
       // A new list in a running session (a reset) starts at the top, in the same task as it lands: no
       // frame may measure the old position against the new, shorter list. A resume's replace is the
       // same list again and keeps its place.
       if (msg.op === "replace" && forking) {
         placeAtFork();
       } else if (msg.op === "replace" && !resuming) {
-        reporter.jumpToTop();
+        // `chat` opens at the bottom (its `scrollToBottom` command follows): no frame may measure the top.
+        if (config.preset === "chat") reporter.scrollToBottom();
+        else reporter.jumpToTop();
         awaitingReset = false;
         clearTimeout(resetTimer);
       }
@@ -196,6 +213,7 @@ connection.addEventListener("message", ({ detail: msg }) => {
       break;
     case "command":
       if (msg.name === "scrollToTop") reporter.scrollToTop();
+      else if (msg.name === "scrollToBottom") reporter.scrollToBottom();
       break;
     case "error":
       inspector.clearPending();
@@ -245,6 +263,8 @@ function configFromEvent(data) {
 
 function applyConfig(partial, replace) {
   config = replace ? { ...partial } : { ...config, ...partial };
+  // Before any item lands, so the chat's layout does not change under its first scroll to the bottom.
+  byId("phone").classList.toggle("is-chat", config.preset === "chat");
   inspector.setConfig(config);
   if (partial.axis) setAxis(partial.axis);
   else if (replace) setAxis("vertical");
@@ -260,6 +280,9 @@ function updateButtons() {
   if (!state) return;
   byId("btn-load-more").disabled = state.hasMore === false || Boolean(state.loadingNextPage);
   byId("btn-refresh").disabled = Boolean(state.refreshing);
+  const topEdge = state.topEdge ?? null;
+  byId("btn-load-previous").hidden = topEdge === null;
+  byId("btn-load-previous").disabled = !topEdge?.hasPrevious || Boolean(topEdge?.loadingPreviousPage);
 }
 
 connection.addEventListener("status", ({ detail }) => {
@@ -359,6 +382,8 @@ byId("btn-reset").addEventListener("click", () => {
   resetTimer = setTimeout(() => { awaitingReset = false; reporter.wake(); }, 3000);
 });
 byId("load-retry").addEventListener("click", () => connection.send({ type: "loadMore" }));
+byId("btn-load-previous").addEventListener("click", () => connection.send({ type: "loadPrevious" }));
+byId("previous-retry").addEventListener("click", () => connection.send({ type: "loadPrevious" }));
 byId("refresh-retry").addEventListener("click", () => connection.send({ type: "refresh" }));
 byId("conn-drop").addEventListener("click", () => connection.drop());
 

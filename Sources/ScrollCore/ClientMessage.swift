@@ -10,6 +10,8 @@ public enum ClientMessage: Equatable, Sendable {
     case refresh
     /// Load the next page now, under the same guards as reaching the bottom.
     case loadMore
+    /// Load the previous (older) page now, under the same guards as reaching the top.
+    case loadPrevious
     /// Back to the initial items.
     case reset
     /// Round-trip probe; answered with `pong` carrying the same id.
@@ -19,7 +21,7 @@ public enum ClientMessage: Equatable, Sendable {
 extension ClientMessage {
     /// The `type` of each message a page may send: what the decoder knows (docs/protocol.md lists them all).
     public enum Kind: String, Equatable, Sendable, CaseIterable {
-        case hello, geometry, config, refresh, loadMore, reset, ping
+        case hello, geometry, config, refresh, loadMore, loadPrevious, reset, ping
     }
 
     /// This message's `type`.
@@ -30,6 +32,7 @@ extension ClientMessage {
         case .config: .config
         case .refresh: .refresh
         case .loadMore: .loadMore
+        case .loadPrevious: .loadPrevious
         case .reset: .reset
         case .ping: .ping
         }
@@ -72,16 +75,25 @@ public struct GeometryReport: Equatable, Sendable, Codable {
     public var t: Double
     public var geometry: ScrollGeometry
     public var phase: ScrollPhase
+    /// The first visible item and its distance from the viewport's top, when the page can tell.
+    public var anchor: ItemAnchor?
+    /// The items `rev` the page had rendered when it measured, when it says.
+    public var rev: Int?
 
-    public init(seq: Int, t: Double = 0, geometry: ScrollGeometry, phase: ScrollPhase = .idle) {
+    public init(
+        seq: Int, t: Double = 0, geometry: ScrollGeometry, phase: ScrollPhase = .idle, anchor: ItemAnchor? = nil,
+        rev: Int? = nil
+    ) {
         self.seq = seq
         self.t = t
         self.geometry = geometry
         self.phase = phase
+        self.anchor = anchor
+        self.rev = rev
     }
 
     private enum CodingKeys: String, CodingKey {
-        case type, seq, t, contentOffset, contentSize, containerSize, contentInsets, phase
+        case type, seq, t, contentOffset, contentSize, containerSize, contentInsets, phase, anchor, rev
     }
 
     public init(from decoder: any Decoder) throws {
@@ -94,6 +106,8 @@ public struct GeometryReport: Equatable, Sendable, Codable {
             containerSize: try container.decode(ScrollSize.self, forKey: .containerSize),
             contentInsets: try container.decodeIfPresent(ScrollInsets.self, forKey: .contentInsets) ?? .zero)
         phase = try container.decode(ScrollPhase.self, forKey: .phase)
+        anchor = try container.decodeIfPresent(ItemAnchor.self, forKey: .anchor)
+        rev = try container.decodeIfPresent(Int.self, forKey: .rev)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -106,7 +120,26 @@ public struct GeometryReport: Equatable, Sendable, Codable {
         try container.encode(geometry.containerSize, forKey: .containerSize)
         try container.encode(geometry.contentInsets, forKey: .contentInsets)
         try container.encode(phase, forKey: .phase)
+        try container.encodeIfPresent(anchor, forKey: .anchor)
+        try container.encodeIfPresent(rev, forKey: .rev)
     }
+}
+
+/// The item under the top of the viewport (`geometry.anchor`): what the user sees, so a prepend can be
+/// checked for moving it.
+public struct ItemAnchor: Equatable, Sendable, Codable {
+    /// The item's id (at most 100 bytes).
+    public var id: String
+    /// Its top edge's distance from the viewport's top, px (negative when it starts above).
+    public var offset: Double
+
+    public init(id: String, offset: Double) {
+        self.id = id
+        self.offset = offset
+    }
+
+    /// The longest id the server reads.
+    public static let maxIDBytes = 100
 }
 
 /// The error codes of `error` messages and `protocolError` events.
@@ -184,6 +217,7 @@ extension ClientMessage {
             return .config(settings)
         case .refresh: return .refresh
         case .loadMore: return .loadMore
+        case .loadPrevious: return .loadPrevious
         case .reset: return .reset
         case .ping:
             return .ping(id: fields["id"] ?? .null)
@@ -272,7 +306,15 @@ private struct FieldReader {
         guard let name = phaseValue.string, let phase = ScrollPhase(rawValue: name) else {
             throw wrong("phase", "one of \(ScrollPhase.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        return GeometryReport(seq: seq, t: t, geometry: geometry, phase: phase)
+        var anchor: ItemAnchor?
+        if fields["anchor"] != .null, let members = try object("anchor", optional: true) {
+            anchor = ItemAnchor(
+                id: try text(members["id"], "anchor.id", maxBytes: ItemAnchor.maxIDBytes),
+                offset: try number(members["offset"], "anchor.offset"))
+        }
+        var rev: Int?
+        if let value = fields["rev"], value != .null { rev = try integer(value, "rev") }
+        return GeometryReport(seq: seq, t: t, geometry: geometry, phase: phase, anchor: anchor, rev: rev)
     }
 
     func hello() throws(ProtocolError) -> Hello {

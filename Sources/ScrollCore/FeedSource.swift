@@ -38,6 +38,16 @@ public enum FeedSource: Equatable, Sendable {
             height: Double(56 + hash % 65))
     }
 
+    /// The `number`th new message to arrive (1-based across the session, so ids never repeat).
+    public static func arrivedMessage(_ number: Int, seed: UInt64) -> FeedItem {
+        let hash = SeededGenerator.mix(seed ^ 0xC4A7, number)
+        let words = Self.words
+        return FeedItem(
+            id: "message-\(number)", title: "New message \(number)",
+            subtitle: "\(words[Int(hash % UInt64(words.count))]) \(words[Int((hash >> 16) % UInt64(words.count))])",
+            height: Double(56 + (hash >> 32) % 65))
+    }
+
     private static let words = [
         "amber", "brisk", "cobalt", "dune", "ember", "fjord", "granite", "harbor", "indigo", "juniper",
         "kelp", "lumen", "meadow", "nimbus", "orchid", "pebble", "quartz", "ripple", "sable", "tundra",

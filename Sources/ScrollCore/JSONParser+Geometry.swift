@@ -14,6 +14,8 @@ extension JSONParser {
         var containerSize: ScrollSize?
         var insets = ScrollInsets.zero
         var phase: ScrollPhase?
+        var anchor: ItemAnchor?
+        var rev: Int?
         var isGeometry = false
         // Names are matched as bytes: making a String of each of the ~20 names and values in a message
         // and comparing Strings was most of the decoding cost.
@@ -63,6 +65,30 @@ extension JSONParser {
                     let value = ScrollPhase(rawValue: String(decoding: name, as: UTF8.self))
                 else { return false }
                 phase = value
+            } else if spells(name, "rev") {
+                guard let number = parser.readNumber(), number >= 0, number == number.rounded(),
+                    number < 9_007_199_254_740_992
+                else { return false }
+                rev = Int(number)
+            } else if spells(name, "anchor") {
+                var id: String?
+                var offset: Double?
+                let ok = parser.readObject { parser, member in
+                    if spells(member, "id") {
+                        guard let text = parser.readName(), text.count > 0, text.count <= ItemAnchor.maxIDBytes else {
+                            return false
+                        }
+                        id = String(decoding: text, as: UTF8.self)
+                    } else if spells(member, "offset") {
+                        guard let value = parser.readNumber() else { return false }
+                        offset = value
+                    } else {
+                        return false
+                    }
+                    return true
+                }
+                guard ok, let id, let offset else { return false }
+                anchor = ItemAnchor(id: id, offset: offset)
             } else {
                 return false
             }
@@ -76,7 +102,7 @@ extension JSONParser {
             seq: seq, t: t,
             geometry: ScrollGeometry(
                 contentOffset: offset, contentSize: contentSize, containerSize: containerSize, contentInsets: insets),
-            phase: phase)
+            phase: phase, anchor: anchor, rev: rev)
     }
 
     /// Whether the bytes of a name spell `literal` exactly.

@@ -12,6 +12,9 @@ public enum Preset: String, Equatable, Hashable, Sendable, Codable, CaseIterable
     case refreshOffsetObservable
     /// The recommended behaviour that fixes the designs' known pitfalls.
     case playground
+    /// A chat: newest at the bottom, opens there (`defaultScrollAnchor(.bottom)`), older messages load at
+    /// the top, new ones arrive at the bottom and are followed only when the user is at the bottom.
+    case chat
 
     /// The SwiftUI design this preset reproduces, in a few words.
     public var design: String {
@@ -22,6 +25,7 @@ public enum Preset: String, Equatable, Hashable, Sendable, Codable, CaseIterable
         case .refreshable: "RefreshableView, improved (onScrollGeometryChange)"
         case .refreshOffsetObservable: "RefreshOffsetObservableScrollView"
         case .playground: "Recommended: fixes the known pitfalls of the other designs"
+        case .chat: "Chat: defaultScrollAnchor(.bottom), older messages load at the top, new ones arrive below"
         }
     }
 
@@ -40,13 +44,15 @@ public enum Preset: String, Equatable, Hashable, Sendable, Codable, CaseIterable
             "Refreshes at once when offset < -pullThreshold, no release; refreshing clears after a fixed hold."
         case .playground:
             "Edge-triggered bottom with insets and 0.5 px slack, re-armed per page; pull armed at threshold, disarmed below 80%."
+        case .chat:
+            "Opens at the bottom; edge-triggered top within topThreshold loads older messages, anchor kept; new messages followed only at the bottom. No pull."
         }
     }
 
     /// Whether the preset detects reaching the bottom.
     public var detectsBottom: Bool {
         switch self {
-        case .customScrollView, .refreshableLegacy, .refreshable, .playground: true
+        case .customScrollView, .refreshableLegacy, .refreshable, .playground, .chat: true
         case .offsetObserving, .refreshOffsetObservable: false
         }
     }
@@ -55,9 +61,12 @@ public enum Preset: String, Equatable, Hashable, Sendable, Codable, CaseIterable
     public var detectsPull: Bool {
         switch self {
         case .refreshableLegacy, .refreshable, .refreshOffsetObservable, .playground: true
-        case .customScrollView, .offsetObserving: false
+        case .customScrollView, .offsetObserving, .chat: false
         }
     }
+
+    /// Whether compare mode runs its rules: `chat`'s bottom rule is `playground`'s, so it would only repeat it.
+    public var isCompared: Bool { self != .chat }
 
     /// The pull threshold when the session has not set one.
     public var defaultPullThreshold: Double {

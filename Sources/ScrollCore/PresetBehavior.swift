@@ -18,6 +18,16 @@ public struct PresetBehavior: Equatable, Sendable {
     /// What happens after a page load fails, unless the session sets `retryPolicy`. The published designs
     /// have no policy of their own: the page's Retry row is all they get (`manual`).
     public var defaultRetryPolicy = RetryPolicy.manual
+    /// A two-way feed's top rule loads the previous page (edge-triggered within `topThreshold`). The
+    /// published designs have none: older items load only when a person asks (`loadPrevious`).
+    public var loadsPrevious = false
+    /// The feed opens at its newest item, at the bottom (SwiftUI `defaultScrollAnchor(.bottom)`).
+    public var opensAtBottom = false
+    /// While older items exist above, a pull (or Refresh) loads those instead of refreshing
+    /// (`refreshYielded`): new items cannot go on top of a gap.
+    public var refreshYieldsToPrevious = false
+    /// How often a new message arrives at the bottom (ms, 0 = none), unless the session sets `newMessageEveryMs`.
+    public var defaultNewMessageEveryMs = 0
 }
 
 extension Preset {
@@ -33,7 +43,12 @@ extension Preset {
         case .playground:
             PresetBehavior(
                 cancelsLoadOnRefresh: true, suppressesLoadWhileRefreshing: true, rearmsBottomWhenItemsLand: true,
-                slack: AxisGeometry.slack, defaultRetryPolicy: .backoff)
+                slack: AxisGeometry.slack, defaultRetryPolicy: .backoff, loadsPrevious: true,
+                refreshYieldsToPrevious: true)
+        case .chat:
+            PresetBehavior(
+                suppressesLoadWhileRefreshing: true, rearmsBottomWhenItemsLand: true, slack: AxisGeometry.slack,
+                defaultRetryPolicy: .backoff, loadsPrevious: true, opensAtBottom: true, defaultNewMessageEveryMs: 5000)
         }
     }
 }

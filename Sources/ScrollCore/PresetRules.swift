@@ -11,6 +11,11 @@ public struct RuleMemory: Equatable, Hashable, Sendable {
     public var contentLengthAtLanding: Double?
     /// `refreshOffsetObservable`: whether the offset was exactly (0, 0).
     public var atOrigin = true
+    /// The top rule's value on the last geometry (presets that load previous pages).
+    public var reachedTop = false
+    /// The content length when older items last landed on top; the first geometry with another length
+    /// re-evaluates the top rule, as `contentLengthAtLanding` does the bottom's.
+    public var contentLengthAtTopLanding: Double?
 
     public init() {}
 }
@@ -29,6 +34,10 @@ public struct RuleVerdict: Equatable, Sendable {
     public var refreshFires = false
     /// `refreshOffsetObservable`: the offset returned to exactly (0, 0).
     public var returnedToOrigin = false
+    /// The top rule's value (false for presets without one).
+    public var reachedTop = false
+    /// The top rule asks for the previous page now.
+    public var loadPreviousFires = false
 }
 
 extension Preset {
@@ -49,6 +58,7 @@ extension Preset {
             return verdict
         }
         evaluateBottom(axis, config: config, memory: &memory, verdict: &verdict)
+        evaluateTop(axis, config: config, memory: &memory, verdict: &verdict)
         evaluatePull(
             geometry, axis, released: released, config: config, refreshing: refreshing, memory: &memory,
             verdict: &verdict)
@@ -72,7 +82,7 @@ extension Preset {
         case .refreshable:
             level = axis.offset + axis.containerLength >= axis.contentLength - config.bottomThreshold
             verdict.loadFires = level && !memory.reachedBottom
-        case .playground:
+        case .playground, .chat:
             level = axis.distanceToBottom <= config.bottomThreshold + AxisGeometry.slack
             var rearmed = false
             if let landed = memory.contentLengthAtLanding, landed != axis.contentLength {
@@ -85,6 +95,23 @@ extension Preset {
         verdict.reachedBottom = level
     }
 
+    /// The top rule of presets that load previous pages: the playground's bottom rule mirrored, edge-
+    /// triggered within `topThreshold` (a pull counts as at the top), re-armed once older items land.
+    private func evaluateTop(
+        _ axis: AxisGeometry, config: ScrollConfig, memory: inout RuleMemory, verdict: inout RuleVerdict
+    ) {
+        guard behavior.loadsPrevious else { return }
+        let level = axis.distanceToTop <= config.topThreshold + AxisGeometry.slack
+        var rearmed = false
+        if let landed = memory.contentLengthAtTopLanding, landed != axis.contentLength {
+            memory.contentLengthAtTopLanding = nil
+            rearmed = true
+        }
+        verdict.loadPreviousFires = level && (!memory.reachedTop || rearmed)
+        memory.reachedTop = level
+        verdict.reachedTop = level
+    }
+
     private func evaluatePull(
         _ geometry: ScrollGeometry, _ axis: AxisGeometry, released: Bool, config: ScrollConfig, refreshing: Bool,
         memory: inout RuleMemory, verdict: inout RuleVerdict
@@ -95,7 +122,7 @@ extension Preset {
         }
         let before = memory.pull
         switch self {
-        case .customScrollView, .offsetObserving:
+        case .customScrollView, .offsetObserving, .chat:
             return
         case .refreshableLegacy:
             let offset = -axis.offset

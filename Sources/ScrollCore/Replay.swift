@@ -113,16 +113,22 @@ private struct Runner {
                 continue
             }
         }
-        if !followsRecordedTimers { fireDue(before: .max) }
+        // After the last line the operations in flight complete; the message clock (`newMessage`) would
+        // tick forever, so it stops with the trace.
+        if !followsRecordedTimers {
+            pending.removeAll { $0.timer == .newMessage }
+            fireDue(before: .max, stoppingClocks: true)
+        }
         return decisions
     }
 
     /// Virtual clock: fires every timer due at or before `t`, earliest first.
-    mutating func fireDue(before t: Int64) {
+    mutating func fireDue(before t: Int64, stoppingClocks: Bool = false) {
         guard !followsRecordedTimers else { return }
         while let next = pending.min(by: { ($0.due, $0.order) < ($1.due, $1.order) }), next.due <= t {
             pending.removeAll { $0.timer == next.timer }
             apply(state.reduce(.timerFired(next.timer), now: next.due), at: next.due)
+            if stoppingClocks { pending.removeAll { $0.timer == .newMessage } }
         }
     }
 

@@ -38,8 +38,26 @@ public struct ScrollConfig: Equatable, Hashable, Sendable {
     public var retryMaxMs: Int = 30_000
     /// `backoff`: automatic retries of one page before giving up.
     public var retryMax: Int = 5
+    /// How close to the start counts as the top, in px: a two-way feed loads the previous page there.
+    public var topThreshold: Double = 50
+    /// The item (1-based) a feed opens at, first in view, with the items before it loadable from the top;
+    /// 0 = the preset's place (the first item; `chat`: the newest, at the bottom).
+    public var startAt: Int = 0
+    /// How often a new message arrives at the bottom (ms), when set explicitly; otherwise the preset's.
+    public var explicitNewMessageEveryMs: Int? = nil
 
     public init() {}
+
+    /// The new-message interval in force (0 = none): the explicit one, else the preset's default.
+    public var newMessageEveryMs: Int {
+        explicitNewMessageEveryMs ?? preset.behavior.defaultNewMessageEveryMs
+    }
+
+    /// Whether the feed has a top edge that loads previous pages: it opens in the middle (`startAt`) or at
+    /// the bottom (`chat`). A feed that opens at its first item has nothing above it.
+    public var twoWay: Bool {
+        startAt != 0 || preset.behavior.opensAtBottom
+    }
 
     /// The pull threshold in force: the explicit one, else the preset's default.
     public var pullThreshold: Double {
@@ -155,6 +173,19 @@ extension ScrollConfig {
         .integer(
             "retryMaxMs", "retry-max-ms", "backoff: the longest delay between retries (ms)", \.retryMaxMs, 0...600_000),
         .integer("retryMax", "retry-max", "backoff: automatic retries of a page before giving up", \.retryMax, 0...100),
+        .number(
+            "topThreshold", "top-threshold", "px from the start that count as the top (load previous)", \.topThreshold,
+            0...100_000),
+        .integer(
+            "startAt", "start-at", "the item (1-based) the feed opens at, older ones above (0 = the preset's place)",
+            \.startAt, 0...1_000_000),
+        Setting(
+            name: "newMessageEveryMs", flag: "new-message-every-ms",
+            help: "a new message arrives at the bottom every this many ms (0 = none), by default the preset's",
+            apply: { (config, value) throws(ConfigError) in
+                config.explicitNewMessageEveryMs = try readInteger(value, "newMessageEveryMs", 0...600_000)
+            },
+            read: { .int($0.newMessageEveryMs) }),
     ]
 
     /// The names of every setting.

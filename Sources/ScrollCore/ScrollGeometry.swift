@@ -120,6 +120,9 @@ public struct AxisGeometry: Equatable, Sendable {
     /// How far the content is pulled past its top: `max(0, -(offset + leadingInset))`.
     public var pullDistance: Double { max(0, -(offset + leadingInset)) }
 
+    /// How far the viewport's start is from the content's start, insets included (negative while pulled).
+    public var distanceToTop: Double { offset + leadingInset }
+
     /// How far the viewport's end is from the content's end, insets included.
     public var distanceToBottom: Double { (contentLength + trailingInset) - (offset + containerLength) }
 }

@@ -77,6 +77,10 @@ extension ItemsMessage {
         writer.number(total)
         writer.key("hasMore")
         writer.bool(hasMore)
+        if older {
+            writer.key("older")
+            writer.bool(true)
+        }
     }
 }
 
@@ -135,6 +139,19 @@ extension StateMessage {
         }
         writer.key("loadFailure")
         if let loadFailure { loadFailure.writeFields(to: &writer) } else { writer.null() }
+        if let top = topEdge {
+            writer.key("topEdge")
+            writer.beginObject()
+            writer.key("reachedTop")
+            writer.bool(top.reachedTop)
+            writer.key("hasPrevious")
+            writer.bool(top.hasPrevious)
+            writer.key("loadingPreviousPage")
+            writer.bool(top.loadingPreviousPage)
+            writer.key("loadFailure")
+            if let failure = top.loadFailure { failure.writeFields(to: &writer) } else { writer.null() }
+            writer.endObject()
+        }
     }
 }
 

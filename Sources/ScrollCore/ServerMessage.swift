@@ -60,13 +60,17 @@ public struct ItemsMessage: Equatable, Sendable {
     /// The session's item count after this message.
     public var total: Int
     public var hasMore: Bool
+    /// A prepend of older items (load previous): the page keeps what the user sees, even at the very top
+    /// (a refresh's prepend at the top shows its new items instead). Sent only when true.
+    public var older: Bool
 
-    public init(op: Operation, rev: Int, items: [FeedItem], total: Int, hasMore: Bool) {
+    public init(op: Operation, rev: Int, items: [FeedItem], total: Int, hasMore: Bool, older: Bool = false) {
         self.op = op
         self.rev = rev
         self.items = items
         self.total = total
         self.hasMore = hasMore
+        self.older = older
     }
 }
 
@@ -119,6 +123,27 @@ public struct StateMessage: Equatable, Sendable {
     public var origin: ScrollPoint?
     /// The failed page and what comes next (nil: the last load did not fail).
     public var loadFailure: LoadFailureState? = nil
+    /// A two-way feed's top edge (nil for a feed that starts at its first item).
+    public var topEdge: TopEdgeState? = nil
+}
+
+/// The top edge of a two-way feed, as `state.topEdge` shows it.
+public struct TopEdgeState: Equatable, Sendable {
+    /// The preset's top rule on the last geometry.
+    public var reachedTop: Bool
+    /// Whether older items exist above the first one held.
+    public var hasPrevious: Bool
+    /// Whether a load of the previous page is in flight.
+    public var loadingPreviousPage: Bool
+    /// The failed previous page and what comes next (nil: its last load did not fail).
+    public var loadFailure: LoadFailureState?
+
+    public init(reachedTop: Bool, hasPrevious: Bool, loadingPreviousPage: Bool, loadFailure: LoadFailureState? = nil) {
+        self.reachedTop = reachedTop
+        self.hasPrevious = hasPrevious
+        self.loadingPreviousPage = loadingPreviousPage
+        self.loadFailure = loadFailure
+    }
 }
 
 /// An event as the core decides it: the server adds `seq`, `time` and `session`.
@@ -213,4 +238,40 @@ public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     case protocolError
     /// A session held for resume was dropped to make room for a new one (`--max-sessions`).
     case sessionEvicted
+    /// A two-way feed's top rule became true (data: `distanceToTop`).
+    case reachedTop
+    /// A two-way feed's top rule became false.
+    case leftTop
+    /// A load of the previous (older) page began.
+    case loadPreviousStarted
+    /// A previous page landed, prepended with `older: true`.
+    case loadPreviousFinished
+    /// A load of the previous page failed; items are unchanged.
+    case loadPreviousFailed
+    /// The retry policy scheduled an automatic retry of the failed previous page.
+    case loadPreviousRetryScheduled
+    /// A load of a previous page that failed before began (data as `loadMoreRetryStarted`).
+    case loadPreviousRetryStarted
+    /// A scheduled retry of the previous page was abandoned.
+    case loadPreviousRetryCancelled
+    /// The retry policy used up `retryMax` retries of the previous page.
+    case loadPreviousGaveUp
+    /// A load of the previous page was abandoned (a reset); its result is discarded.
+    case loadPreviousCancelled
+    /// A top trigger arrived while a load of the previous page could not start.
+    case loadPreviousSuppressed
+    /// The feed's first item is loaded: nothing lies above; logged once.
+    case feedStartReached
+    /// A manual `loadPrevious` with nothing above: nothing to load.
+    case loadPreviousIgnored
+    /// A pull (or Refresh) while older items exist above: the preset loads those instead (data: trigger, reason).
+    case refreshYielded
+    /// A new message arrived at the bottom (data: `id`, `follow`: whether the view followed it, `held`).
+    case messageArrived
+    /// The server told the page to scroll to the bottom (`chat` opening, following a new message).
+    case scrollToBottom
+    /// The page rendered a prepend and its anchor item stayed within 1 px (data: `id`, `px`, `rev`).
+    case anchorKept
+    /// A prepend moved the page's anchor item by more than 1 px (data: `id`, `px`, `rev`).
+    case anchorDrift
 }

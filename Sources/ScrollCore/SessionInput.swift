@@ -39,6 +39,7 @@ extension SessionState {
             case .config(let fields): return reduce(.configReceived(fields), now: now)
             case .refresh: return reduce(.refreshRequested, now: now)
             case .loadMore: return reduce(.loadMoreRequested, now: now)
+            case .loadPrevious: return reduce(.loadPreviousRequested, now: now)
             case .reset: return reduce(.resetRequested, now: now)
             case .ping(let id): return [.send(.pong(id: id))]
             }

@@ -17,7 +17,9 @@ extension SessionState {
         case .refreshRequested:
             triggerRefresh(trigger: .manual, geometrySeq: nil, into: &effects)
         case .loadMoreRequested:
-            triggerLoad(trigger: .manual, geometrySeq: nil, into: &effects)
+            triggerLoad(.bottom, trigger: .manual, geometrySeq: nil, into: &effects)
+        case .loadPreviousRequested:
+            triggerLoad(.top, trigger: .manual, geometrySeq: nil, into: &effects)
         case .resetRequested:
             reset(into: &effects)
         case .timerFired(let timer):
@@ -48,6 +50,11 @@ extension SessionState {
             .log(
                 LogEntry(.sessionOpened, ["preset": .string(config.preset.rawValue), "config": .object(hello.config)])))
         loadInitialItems(into: &effects)
+        if config.preset.behavior.opensAtBottom {
+            effects.append(.send(.command(name: "scrollToBottom")))
+            effects.append(.log(LogEntry(.scrollToBottom, ["trigger": JSONValue(Trigger.open)])))
+        }
+        scheduleNextMessage(into: &effects)
     }
 
     private mutating func resume(lastRev: Int?, into effects: inout [SessionEffect]) {
@@ -68,13 +75,18 @@ extension SessionState {
     }
 
     private mutating func loadInitialItems(into effects: inout [SessionEffect]) {
+        firstLoaded = openingIndex
         let available = pageableItems(besideRefreshed: 0)
-        let count = min(config.initialCount, available ?? .max)
-        items = (0..<count).compactMap { source.item(at: $0, seed: config.seed) }
-        cursor = items.count
+        let count = min(config.initialCount, max(0, (available ?? .max) - firstLoaded))
+        items = (firstLoaded..<firstLoaded + count).compactMap { source.item(at: $0, seed: config.seed) }
+        cursor = firstLoaded + items.count
         page = 1
+        previousPage = 0
         hasMore = available.map { cursor < $0 } ?? true
         pageLoad = .idle
+        previousLoad = .idle
+        heldArrivals = []
+        anchorCheckRev = nil
         sendItems(.replace, items, into: &effects)
     }
 
@@ -84,24 +96,29 @@ extension SessionState {
     private mutating func reset(into effects: inout [SessionEffect]) {
         guard isOpen else { return }
         effects.append(.log(LogEntry(.sessionReset, ["replaced": .int(items.count)])))
-        if let load = loadInFlight { cancelLoad(load, reason: .reset, into: &effects) }
-        if let failure = loadFailure { abandonRetry(failure, reason: .reset, into: &effects) }
+        for edge in FeedEdge.allCases {
+            if let load = inFlight(edge) { cancelLoad(load, at: edge, reason: .reset, into: &effects) }
+            if let failure = failure(edge) { abandonRetry(failure, reason: .reset, at: edge, into: &effects) }
+        }
         if let operation = refresh.operation { effects.append(.cancel(.refresh(operation.token))) }
         if refresh.holdRunning { effects.append(.cancel(.refreshHold)) }
         refresh = .idle
         reachedBottom = false
+        reachedTop = false
         memory = RuleMemory()
         shadows = [:]
         bottomDisagreement = nil
         loadInitialItems(into: &effects)
-        effects.append(.send(.command(name: "scrollToTop")))
-        effects.append(.log(LogEntry(.scrollToTop, ["trigger": JSONValue(Trigger.reset)])))
+        let toBottom = config.preset.behavior.opensAtBottom
+        effects.append(.send(.command(name: toBottom ? "scrollToBottom" : "scrollToTop")))
+        effects.append(.log(LogEntry(toBottom ? .scrollToBottom : .scrollToTop, ["trigger": JSONValue(Trigger.reset)])))
     }
 
     // MARK: Geometry
 
     private mutating func receive(_ report: GeometryReport, now: Int64, into effects: inout [SessionEffect]) {
         guard isOpen else { return }
+        checkAnchor(report, into: &effects)
         lastGeometry = report
         let seq = report.seq
         let axis = report.geometry.along(config.axis)
@@ -126,11 +143,23 @@ extension SessionState {
                         .refreshEligible, geometrySeq: seq,
                         ["distance": .number(memory.pull.distance), "threshold": .number(config.pullThreshold)])))
         }
+        if config.twoWay, verdict.reachedTop != reachedTop {
+            reachedTop = verdict.reachedTop
+            effects.append(
+                .log(
+                    LogEntry(
+                        reachedTop ? .reachedTop : .leftTop, geometrySeq: seq,
+                        ["distanceToTop": .number(axis.distanceToTop)])))
+        }
         if verdict.refreshFires {
             triggerRefresh(trigger: .pull, geometrySeq: seq, into: &effects)
         }
         if verdict.loadFires {
-            triggerLoad(trigger: .bottom, geometrySeq: seq, into: &effects)
+            triggerLoad(.bottom, trigger: .bottom, geometrySeq: seq, into: &effects)
+        }
+        // A feed that opened at its first item has nothing above it: the top rule stays quiet there.
+        if verdict.loadPreviousFires, config.twoWay {
+            triggerLoad(.top, trigger: .top, geometrySeq: seq, into: &effects)
         }
         if verdict.returnedToOrigin {
             effects.append(.send(.command(name: "scrollToTop")))
@@ -177,7 +206,7 @@ extension SessionState {
     private mutating func compare(_ report: GeometryReport, into effects: inout [SessionEffect]) {
         var bottoms: [Preset: Bool] = [:]
         var fired: [Preset: Bool] = [:]
-        for preset in Preset.allCases where preset.detectsBottom || preset.detectsPull {
+        for preset in Preset.allCases where preset.isCompared && (preset.detectsBottom || preset.detectsPull) {
             var shadow = shadows[preset] ?? ShadowRules()
             // Each preset with its own defaults: `refreshOffsetObservable` pulls to 100 unless the session set a threshold.
             var settings = config
@@ -222,130 +251,24 @@ extension SessionState {
         Preset.allCases.firstIndex(of: lhs)! < Preset.allCases.firstIndex(of: rhs)!
     }
 
-    // MARK: Loading
-
-    private mutating func triggerLoad(trigger: Trigger, geometrySeq: Int?, into effects: inout [SessionEffect]) {
-        guard isOpen else { return }
-        if var load = loadInFlight {
-            if !load.suppressionLogged {
-                load.suppressionLogged = true
-                pageLoad = .inFlight(load)
-                effects.append(
-                    .log(
-                        LogEntry(
-                            .loadMoreSuppressed, geometrySeq: geometrySeq,
-                            [
-                                "trigger": JSONValue(trigger), "reason": JSONValue(Reason.loadInFlight),
-                                "page": .int(load.page),
-                            ])))
-            }
-            return
-        }
-        guard hasMore else {
-            if let failure = loadFailure {
-                abandonRetry(failure, reason: .feedExhausted, into: &effects)
-                pageLoad = .idle
-            }
-            if pageLoad != .exhausted {
-                pageLoad = .exhausted
-                effects.append(.log(LogEntry(.feedExhausted, geometrySeq: geometrySeq, ["total": .int(items.count)])))
-            } else if trigger == .manual {
-                // A person pressed Load more: say why nothing happens (the bottom rule stays quiet, as before).
-                effects.append(
-                    .log(
-                        LogEntry(
-                            .loadMoreIgnored,
-                            [
-                                "trigger": JSONValue(trigger), "reason": JSONValue(Reason.feedExhausted),
-                                "total": .int(items.count),
-                            ])))
-            }
-            return
-        }
-        let failure = loadFailure
-        if config.preset.behavior.suppressesLoadWhileRefreshing, refreshing {
-            effects.append(
-                .log(
-                    LogEntry(
-                        .loadMoreSuppressed, geometrySeq: geometrySeq,
-                        ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.refreshing)])))
-            // The retry's turn comes again after a fresh delay: dropping it would stall the feed.
-            if trigger == .retry, var failure, case .scheduled(let retry) = failure.next {
-                scheduleRetry(&failure, number: retry.number, into: &effects)
-                pageLoad = .failed(failure)
-            }
-            return
-        }
-        if let failure, !retryStepAdmits(trigger, failure: failure, geometrySeq: geometrySeq, into: &effects) {
-            return
-        }
-        let latency = drawLatency(config.loadLatencyMs)
-        var load = PageLoad(token: takeToken(), page: page + 1, willFail: drawFailure())
-        if let failure {
-            noteRetryStarted(&load, after: failure, trigger: trigger, geometrySeq: geometrySeq, into: &effects)
-        } else {
-            load.recentStarts = [now]
-        }
-        pageLoad = .inFlight(load)
-        var data: [String: JSONValue] = [
-            "page": .int(load.page), "trigger": JSONValue(trigger), "latencyMs": .int(latency),
-        ]
-        if let geometry = lastGeometry?.geometry.along(config.axis), geometry.contentLength != 0 {
-            data["distanceToBottom"] = .number(geometry.distanceToBottom)
-        }
-        effects.append(.log(LogEntry(.loadMoreStarted, geometrySeq: geometrySeq, data)))
-        effects.append(.schedule(.pageLoad(load.token), afterMilliseconds: latency))
-    }
-
-    private mutating func cancelLoad(_ load: PageLoad, reason: Reason, into effects: inout [SessionEffect]) {
-        pageLoad = .idle
-        effects.append(.cancel(.pageLoad(load.token)))
-        effects.append(.log(LogEntry(.loadMoreCancelled, ["page": .int(load.page), "reason": JSONValue(reason)])))
-    }
-
-    private mutating func completeLoad(_ load: PageLoad, into effects: inout [SessionEffect]) {
-        pageLoad = .idle
-        if load.willFail {
-            effects.append(
-                .log(
-                    LogEntry(.loadMoreFailed, ["page": .int(load.page), "reason": JSONValue(Reason.simulatedFailure)])))
-            var failure = LoadFailure(
-                page: load.page, failures: load.failures + 1, retries: load.retries, recentStarts: load.recentStarts,
-                next: .manual)
-            decideRetry(&failure, into: &effects)
-            pageLoad = .failed(failure)
-            return
-        }
-        let available = pageableItems(besideRefreshed: items.count - cursor)
-        let end = min(cursor + config.pageSize, available ?? .max)
-        let page = (cursor..<max(cursor, end)).compactMap { source.item(at: $0, seed: config.seed) }
-        cursor += page.count
-        self.page = load.page
-        hasMore = available.map { cursor < $0 } ?? true
-        items += page
-        sendItems(.append, page, into: &effects)
-        rearmBottomRule()
-        effects.append(
-            .log(
-                LogEntry(
-                    .loadMoreFinished,
-                    [
-                        "page": .int(load.page), "added": .int(page.count), "total": .int(items.count),
-                        "hasMore": .bool(hasMore),
-                    ])))
-    }
-
-    /// Once the page shows the new items, presets that re-arm evaluate the bottom rule afresh.
-    private mutating func rearmBottomRule() {
-        guard config.preset.behavior.rearmsBottomWhenItemsLand, let geometry = lastGeometry?.geometry.along(config.axis)
-        else { return }
-        memory.contentLengthAtLanding = geometry.contentLength
-    }
-
     // MARK: Refreshing
 
     private mutating func triggerRefresh(trigger: Trigger, geometrySeq: Int?, into effects: inout [SessionEffect]) {
         guard isOpen else { return }
+        // Older items above: new ones cannot go on top of the gap, so the preset loads those first.
+        if config.preset.behavior.refreshYieldsToPrevious, hasPrevious {
+            effects.append(
+                .log(
+                    LogEntry(
+                        .refreshYielded, geometrySeq: geometrySeq,
+                        [
+                            "trigger": JSONValue(trigger), "reason": JSONValue(Reason.hasPrevious),
+                            "wins": "loadPrevious",
+                        ])))
+            memory.pull = PullState()
+            triggerLoad(.top, trigger: trigger, geometrySeq: geometrySeq, into: &effects)
+            return
+        }
         // One refresh at a time. A pull meanwhile is silent (the indicator says so, and a held pull would
         // log on every frame); a person pressing Refresh is told why nothing happens.
         guard refresh.operation == nil else {
@@ -370,7 +293,7 @@ extension SessionState {
             effects.append(.schedule(.refreshHold, afterMilliseconds: config.refreshHoldMs))
         }
         if behavior.cancelsLoadOnRefresh, let load = loadInFlight {
-            cancelLoad(load, reason: .refreshStarted, into: &effects)
+            cancelLoad(load, at: .bottom, reason: .refreshStarted, into: &effects)
         }
     }
 
@@ -386,9 +309,12 @@ extension SessionState {
             refreshedItemCount += fresh.count
             items.insert(contentsOf: fresh, at: 0)
             if itemCap != nil {
-                hasMore = pageableItems(besideRefreshed: items.count - cursor).map { cursor < $0 } ?? true
+                hasMore = pageableItems(besideRefreshed: heldExtraItems).map { cursor < $0 } ?? true
             }
+            // Scrolled into the feed, the page keeps its anchor through the refresh's prepend too.
+            let scrolledIn = lastGeometry.map { $0.geometry.along(config.axis).distanceToTop > 0.5 } ?? false
             sendItems(.prepend, fresh, into: &effects)
+            if scrolledIn, !fresh.isEmpty { anchorCheckRev = rev }
             rearmBottomRule()
             effects.append(.log(LogEntry(.refreshFinished, ["added": .int(fresh.count), "total": .int(items.count)])))
             contentChanged = !fresh.isEmpty
@@ -409,7 +335,7 @@ extension SessionState {
         guard config.preset.behavior.suppressesLoadWhileRefreshing, !refreshing, pageLoad == .idle,
             memory.reachedBottom, hasMore
         else { return }
-        triggerLoad(trigger: .bottom, geometrySeq: nil, into: &effects)
+        triggerLoad(.bottom, trigger: .bottom, geometrySeq: nil, into: &effects)
     }
 
     /// The refresh is over for the rules: the pull starts from scratch.
@@ -422,10 +348,11 @@ extension SessionState {
 
     private mutating func fire(_ timer: TimerID, now: Int64, into effects: inout [SessionEffect]) {
         switch timer {
-        case .pageLoad(let token):
+        case .pageLoad(let token), .previousLoad(let token):
             // A cancelled load's timer may still fire: its result is discarded.
-            guard let load = loadInFlight, load.token == token else { return }
-            completeLoad(load, into: &effects)
+            let edge: FeedEdge = timer == .pageLoad(token) ? .bottom : .top
+            guard let load = inFlight(edge), load.token == token else { return }
+            completeLoad(load, at: edge, into: &effects)
         case .refresh(let token):
             guard case .inFlight(let operation, let hold) = refresh, operation.token == token else { return }
             completeRefresh(operation, hold: hold, into: &effects)
@@ -442,12 +369,15 @@ extension SessionState {
             }
             // With the indicator gone, a load it held back may start (a preset switched during the hold).
             loadWhatTheRefreshHeldBack(into: &effects)
-        case .loadRetry(let token):
+        case .loadRetry(let token), .previousRetry(let token):
             // A cancelled retry's timer may still fire: it is ignored.
-            guard let failure = loadFailure, case .scheduled(let retry) = failure.next, retry.token == token else {
+            let edge: FeedEdge = timer == .loadRetry(token) ? .bottom : .top
+            guard let failure = failure(edge), case .scheduled(let retry) = failure.next, retry.token == token else {
                 return
             }
-            triggerLoad(trigger: .retry, geometrySeq: nil, into: &effects)
+            triggerLoad(edge, trigger: .retry, geometrySeq: nil, into: &effects)
+        case .newMessage:
+            messageArrives(into: &effects)
         case .originFlush:
             originLog.flushScheduled = false
             guard config.preset.behavior.observesOrigin, let origin = currentOrigin, origin != originLog.last?.origin
@@ -493,24 +423,30 @@ extension SessionState {
             shadows = [:]
             bottomDisagreement = nil
         }
-        if let available = pageableItems(besideRefreshed: items.count - cursor) {
+        if let available = pageableItems(besideRefreshed: heldExtraItems) {
             hasMore = cursor < available
         } else {
             hasMore = true
         }
         if hasMore, pageLoad == .exhausted { pageLoad = .idle }
-        if let failure = loadFailure {
-            if !hasMore {
-                abandonRetry(failure, reason: .feedExhausted, into: &effects)
-                pageLoad = .idle
+        if hasPrevious, previousLoad == .exhausted { previousLoad = .idle }
+        for edge in FeedEdge.allCases {
+            guard let failure = failure(edge) else { continue }
+            if !(edge == .bottom ? hasMore : hasPrevious) {
+                abandonRetry(failure, reason: .feedExhausted, at: edge, into: &effects)
+                self[load: edge] = .idle
             } else if config.retryPolicy != before.retryPolicy {
                 // The new policy decides about the failure on show, with a fresh budget of retries.
-                abandonRetry(failure, reason: .retryPolicyChanged, into: &effects)
+                abandonRetry(failure, reason: .retryPolicyChanged, at: edge, into: &effects)
                 var redecided = failure
                 redecided.retries = 0
-                decideRetry(&redecided, into: &effects)
-                pageLoad = .failed(redecided)
+                decideRetry(&redecided, at: edge, into: &effects)
+                self[load: edge] = .failed(redecided)
             }
+        }
+        if config.newMessageEveryMs != before.newMessageEveryMs {
+            if before.newMessageEveryMs > 0 { effects.append(.cancel(.newMessage)) }
+            scheduleNextMessage(into: &effects)
         }
         effects.append(.log(LogEntry(.configChanged, ["changed": .object(changed)])))
     }
@@ -519,17 +455,21 @@ extension SessionState {
 
     /// How many feed items the session may hand out in all, beside `refreshed` refreshed items: where the
     /// feed (or `maxItems`) ends and what the item cap leaves; nil when neither ends.
-    private func pageableItems(besideRefreshed refreshed: Int) -> Int? {
+    func pageableItems(besideRefreshed refreshed: Int) -> Int? {
         let feed = source.available(maxItems: config.maxItems)
         guard let itemCap else { return feed }
-        return min(feed ?? .max, max(0, itemCap - refreshed))
+        return min(feed ?? .max, max(0, firstLoaded + itemCap - refreshed))
     }
 
-    private mutating func sendItems(
-        _ op: ItemsMessage.Operation, _ changed: [FeedItem], into effects: inout [SessionEffect]
+    /// The items held that are not the feed's: refreshed ones and arrived messages.
+    var heldExtraItems: Int { items.count - (cursor - firstLoaded) }
+
+    mutating func sendItems(
+        _ op: ItemsMessage.Operation, _ changed: [FeedItem], older: Bool = false, into effects: inout [SessionEffect]
     ) {
         rev += 1
-        let message = ItemsMessage(op: op, rev: rev, items: changed, total: items.count, hasMore: hasMore)
+        let message = ItemsMessage(
+            op: op, rev: rev, items: changed, total: items.count, hasMore: hasMore, older: older)
         if op == .replace { itemsHistory.removeAll() }
         itemsHistory.append(message)
         if itemsHistory.count > Self.itemsHistoryLimit { itemsHistory.removeFirst() }
@@ -551,7 +491,11 @@ extension SessionState {
             refreshing: refreshing, loadingNextPage: loadingNextPage, hasMore: hasMore, itemCount: items.count,
             indicator: indicator(pull: pull),
             origin: config.preset.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil,
-            loadFailure: loadFailure.map(loadFailureState))
+            loadFailure: loadFailure.map(loadFailureState),
+            topEdge: config.twoWay
+                ? TopEdgeState(
+                    reachedTop: reachedTop, hasPrevious: hasPrevious, loadingPreviousPage: inFlight(.top) != nil,
+                    loadFailure: failure(.top).map(loadFailureState)) : nil)
     }
 
     private func indicator(pull: PullState) -> IndicatorState {
@@ -563,7 +507,7 @@ extension SessionState {
             return IndicatorState(
                 topVisible: visible, topHeight: visible ? -offset : 0, topScale: min(abs(offset) / 50, 1),
                 topOpacity: visible ? 1 : 0, bottomVisible: bottomVisible)
-        case .refreshable, .refreshableLegacy, .playground:
+        case .refreshable, .refreshableLegacy, .playground, .chat:
             if refreshing {
                 return IndicatorState(
                     topVisible: true, topHeight: config.pullThreshold, topScale: 1, topOpacity: 1,
@@ -585,7 +529,7 @@ extension SessionState {
     }
 
     /// The latency with jitter drawn uniformly from `-jitterMs…jitterMs`, never below zero.
-    private mutating func drawLatency(_ base: Int) -> Int {
+    mutating func drawLatency(_ base: Int) -> Int {
         let jitter = config.jitterMs
         let span = UInt64(2 * jitter + 1)
         let offset = Int(generator.next() % span) - jitter
@@ -593,7 +537,7 @@ extension SessionState {
     }
 
     /// Whether the operation will fail, with probability `failureRate`.
-    private mutating func drawFailure() -> Bool {
+    mutating func drawFailure() -> Bool {
         let unit = Double(generator.next() >> 11) / Double(1 << 53)
         return unit < config.failureRate
     }

@@ -1,7 +1,7 @@
 extension SessionState {
     /// The retry policy's decision about a page that just failed (`retryPolicy`): wait for a person, do
     /// nothing, schedule the next automatic retry, or give up.
-    mutating func decideRetry(_ failure: inout LoadFailure, into effects: inout [SessionEffect]) {
+    mutating func decideRetry(_ failure: inout LoadFailure, at edge: FeedEdge, into effects: inout [SessionEffect]) {
         failure.suppressionLogged = false
         switch config.retryPolicy {
         case .manual:
@@ -14,28 +14,30 @@ extension SessionState {
                 effects.append(
                     .log(
                         LogEntry(
-                            .loadMoreGaveUp,
+                            edge.events.gaveUp,
                             [
                                 "page": .int(failure.page), "failures": .int(failure.failures),
                                 "retries": .int(failure.retries),
                             ])))
                 return
             }
-            scheduleRetry(&failure, number: failure.retries + 1, into: &effects)
+            scheduleRetry(&failure, number: failure.retries + 1, at: edge, into: &effects)
         }
     }
 
     /// Schedules automatic retry `number` of the failed page after its backoff delay.
-    mutating func scheduleRetry(_ failure: inout LoadFailure, number: Int, into effects: inout [SessionEffect]) {
+    mutating func scheduleRetry(
+        _ failure: inout LoadFailure, number: Int, at edge: FeedEdge, into effects: inout [SessionEffect]
+    ) {
         let delay = retryDelay(number)
         let retry = ScheduledRetry(token: takeToken(), number: number, due: now + Int64(delay))
         failure.next = .scheduled(retry)
         failure.suppressionLogged = false
-        effects.append(.schedule(.loadRetry(retry.token), afterMilliseconds: delay))
+        effects.append(.schedule(edge.retryTimer(retry.token), afterMilliseconds: delay))
         effects.append(
             .log(
                 LogEntry(
-                    .loadMoreRetryScheduled,
+                    edge.events.retryScheduled,
                     [
                         "page": .int(failure.page), "retry": .int(number), "retryMax": .int(config.retryMax),
                         "delayMs": .int(delay), "failures": .int(failure.failures),
@@ -58,7 +60,8 @@ extension SessionState {
     /// person may retry; a held-back trigger is logged once per step. A person pressing Load more during a
     /// scheduled retry retries at once.
     mutating func retryStepAdmits(
-        _ trigger: Trigger, failure: LoadFailure, geometrySeq: Int?, into effects: inout [SessionEffect]
+        _ trigger: Trigger, failure: LoadFailure, at edge: FeedEdge, geometrySeq: Int?,
+        into effects: inout [SessionEffect]
     ) -> Bool {
         let reason: Reason
         switch failure.next {
@@ -67,7 +70,7 @@ extension SessionState {
         case .scheduled:
             if trigger == .retry { return true }
             if trigger == .manual {
-                abandonRetry(failure, reason: .manualLoad, into: &effects)
+                abandonRetry(failure, reason: .manualLoad, at: edge, into: &effects)
                 return true
             }
             reason = .retryScheduled
@@ -78,30 +81,32 @@ extension SessionState {
         guard !failure.suppressionLogged else { return false }
         var logged = failure
         logged.suppressionLogged = true
-        pageLoad = .failed(logged)
+        self[load: edge] = .failed(logged)
         effects.append(
             .log(
                 LogEntry(
-                    .loadMoreSuppressed, geometrySeq: geometrySeq,
+                    edge.events.suppressed, geometrySeq: geometrySeq,
                     ["trigger": JSONValue(trigger), "reason": JSONValue(reason), "page": .int(failure.page)])))
         return false
     }
 
     /// Cancels the failed page's scheduled retry, if it has one, and says why.
-    mutating func abandonRetry(_ failure: LoadFailure, reason: Reason, into effects: inout [SessionEffect]) {
+    mutating func abandonRetry(
+        _ failure: LoadFailure, reason: Reason, at edge: FeedEdge, into effects: inout [SessionEffect]
+    ) {
         guard case .scheduled(let retry) = failure.next else { return }
-        effects.append(.cancel(.loadRetry(retry.token)))
+        effects.append(.cancel(edge.retryTimer(retry.token)))
         effects.append(
             .log(
                 LogEntry(
-                    .loadMoreRetryCancelled,
+                    edge.events.retryCancelled,
                     ["page": .int(failure.page), "retry": .int(retry.number), "reason": JSONValue(reason)])))
     }
 
     /// A load of a page that failed before is starting: it carries the page's history, and the log says
     /// which try it is and how many loads of the page started in the last second.
     mutating func noteRetryStarted(
-        _ load: inout PageLoad, after failure: LoadFailure, trigger: Trigger, geometrySeq: Int?,
+        _ load: inout PageLoad, after failure: LoadFailure, trigger: Trigger, at edge: FeedEdge, geometrySeq: Int?,
         into effects: inout [SessionEffect]
     ) {
         load.failures = failure.failures
@@ -120,7 +125,7 @@ extension SessionState {
         default:
             load.retries = failure.retries
         }
-        effects.append(.log(LogEntry(.loadMoreRetryStarted, geometrySeq: geometrySeq, data)))
+        effects.append(.log(LogEntry(edge.events.retryStarted, geometrySeq: geometrySeq, data)))
     }
 
     /// `state.loadFailure` for a failed page.

@@ -27,8 +27,23 @@ public struct SessionState: Equatable, Sendable {
     /// Refresh items made so far, so their ids never repeat.
     public var refreshedItemCount = 0
 
+    /// The feed index of the first feed item held (0: the feed's start; more in a feed opened in the middle).
+    public var firstLoaded = 0
+    /// Previous pages handed out (the first previous page is 1).
+    public var previousPage = 0
+    /// New messages that arrived in all (`newMessageEveryMs`), so their ids never repeat.
+    public var arrivedCount = 0
+    /// Arrived messages not yet shown: the session does not hold the feed's end yet (`hasMore`).
+    public var heldArrivals: [FeedItem] = []
+
     /// The preset's bottom rule on the last geometry.
     public var reachedBottom = false
+    /// The preset's top rule on the last geometry (two-way feeds).
+    public var reachedTop = false
+    /// The previous page, loaded at the top: the same phases as `pageLoad`.
+    public var previousLoad = PageLoadPhase.idle
+    /// The `rev` of a prepend whose effect on the page's anchor is still to be checked.
+    public var anchorCheckRev: Int?
     /// The next page: nothing loading, a load in flight, or the feed exhausted and said so.
     public var pageLoad = PageLoadPhase.idle
     /// The refresh and its indicator.
@@ -85,6 +100,29 @@ public struct SessionState: Equatable, Sendable {
     public var loadFailure: LoadFailure? {
         if case .failed(let failure) = pageLoad { failure } else { nil }
     }
+
+    /// Whether older items exist above the first one held (and the item cap leaves room for them).
+    public var hasPrevious: Bool {
+        firstLoaded > 0 && (itemCap.map { items.count < $0 } ?? true)
+    }
+
+    /// One edge's page load phase.
+    public subscript(load edge: FeedEdge) -> PageLoadPhase {
+        get { edge == .bottom ? pageLoad : previousLoad }
+        set {
+            if edge == .bottom { pageLoad = newValue } else { previousLoad = newValue }
+        }
+    }
+
+    /// One edge's load in flight, if any.
+    public func inFlight(_ edge: FeedEdge) -> PageLoad? {
+        if case .inFlight(let load) = self[load: edge] { load } else { nil }
+    }
+
+    /// One edge's failed page, if its last load failed.
+    public func failure(_ edge: FeedEdge) -> LoadFailure? {
+        if case .failed(let failure) = self[load: edge] { failure } else { nil }
+    }
 }
 
 /// A preset evaluated in compare mode.
@@ -106,6 +144,12 @@ public enum TimerID: Hashable, Sendable, CustomStringConvertible {
     case originFlush
     /// The scheduled retry with this token (`backoff`) is due.
     case loadRetry(Int)
+    /// The load of the previous page with this token completes.
+    case previousLoad(Int)
+    /// The scheduled retry of the previous page with this token is due.
+    case previousRetry(Int)
+    /// The next new message arrives (`newMessageEveryMs`).
+    case newMessage
 
     public var description: String {
         switch self {
@@ -114,6 +158,9 @@ public enum TimerID: Hashable, Sendable, CustomStringConvertible {
         case .refreshHold: "refreshHold"
         case .originFlush: "originFlush"
         case .loadRetry(let token): "loadRetry-\(token)"
+        case .previousLoad(let token): "previousLoad-\(token)"
+        case .previousRetry(let token): "previousRetry-\(token)"
+        case .newMessage: "newMessage"
         }
     }
 }
@@ -132,6 +179,8 @@ public enum SessionEvent: Equatable, Sendable {
     case refreshRequested
     /// A manual `loadMore`.
     case loadMoreRequested
+    /// A manual `loadPrevious`.
+    case loadPreviousRequested
     /// A `reset`.
     case resetRequested
     /// A timer the core scheduled fired.

@@ -172,6 +172,7 @@ extension ScrollConfig {
         guard case .object(var members) = json else { return json }
         if explicitPullThreshold == nil { members["pullThreshold"] = nil }
         if explicitRetryPolicy == nil { members["retryPolicy"] = nil }
+        if explicitNewMessageEveryMs == nil { members["newMessageEveryMs"] = nil }
         return .object(members)
     }
 }
@@ -371,6 +372,7 @@ extension TimerID {
         switch name {
         case "refreshHold": self = .refreshHold
         case "originFlush": self = .originFlush
+        case "newMessage": self = .newMessage
         default:
             let parts = name.split(separator: "-", maxSplits: 1)
             guard parts.count == 2, let token = Int(parts[1]) else { return nil }
@@ -378,6 +380,8 @@ extension TimerID {
             case "pageLoad": self = .pageLoad(token)
             case "refresh": self = .refresh(token)
             case "loadRetry": self = .loadRetry(token)
+            case "previousLoad": self = .previousLoad(token)
+            case "previousRetry": self = .previousRetry(token)
             default: return nil
             }
         }

@@ -12,6 +12,12 @@ public enum Trigger: String, Equatable, Sendable {
     case reset
     /// The retry policy's timer (`backoff`).
     case retry
+    /// The preset's top rule (load previous, in a feed that opened in the middle or a chat).
+    case top
+    /// The session opened (`chat` opens at the bottom).
+    case open
+    /// A new message arrived (`newMessageEveryMs`).
+    case newMessage
 }
 
 /// Why a load or refresh did not start, stopped or failed, as events name it (`data.reason`).
@@ -38,6 +44,10 @@ public enum Reason: String, Equatable, Sendable {
     case manualLoad
     /// The retry policy changed.
     case retryPolicyChanged
+    /// Older items exist above: the preset loads them before it refreshes (pull-to-refresh yields).
+    case hasPrevious
+    /// The session holds as many items as it may (`--max-session-items`).
+    case itemCap
 }
 
 extension JSONValue {

@@ -23,7 +23,7 @@ from feedpage import sync, wait_until
 
 FOREIGN = Path(__file__).resolve().parent / "foreign"
 EXAMPLE = REPO / "Examples" / "traces" / "pull-during-page-load.jsonl"
-PRESETS = ["customScrollView", "offsetObserving", "refreshableLegacy", "refreshable", "refreshOffsetObservable", "playground"]
+PRESETS = ["customScrollView", "offsetObserving", "refreshableLegacy", "refreshable", "refreshOffsetObservable", "playground", "chat"]
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

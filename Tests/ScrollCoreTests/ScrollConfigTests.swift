@@ -26,6 +26,7 @@ struct ScrollConfigTests {
                 "refreshCount": 5, "maxItems": 200, "loadLatencyMs": 600, "refreshLatencyMs": 1200, "jitterMs": 0,
                 "failureRate": 0, "refreshHoldMs": 2000, "axis": "vertical", "seed": 1, "compare": false,
                 "retryPolicy": "backoff", "retryBaseMs": 1000, "retryMaxMs": 30000, "retryMax": 5,
+                "topThreshold": 50, "startAt": 0, "newMessageEveryMs": 0,
             ])
     }
 
@@ -122,7 +123,7 @@ struct ScrollConfigTests {
         #expect(error == .unknownName(field: "preset", accepted: Preset.allCases.map(\.rawValue)))
         #expect(
             error?.description
-                == "preset must be one of customScrollView, offsetObserving, refreshableLegacy, refreshable, refreshOffsetObservable, playground"
+                == "preset must be one of customScrollView, offsetObserving, refreshableLegacy, refreshable, refreshOffsetObservable, playground, chat"
         )
         #expect(self.error(["axis": "diagonal"]) == .unknownName(field: "axis", accepted: ["vertical", "horizontal"]))
     }
@@ -174,7 +175,7 @@ struct ScrollConfigTests {
     @Test func retryPolicyIsTheDesignsUnlessSetExplicitly() throws {
         var config = ScrollConfig()
         #expect(config.retryPolicy == .backoff)
-        for preset in Preset.allCases where preset != .playground {
+        for preset in Preset.allCases where preset != .playground && preset != .chat {
             try config.apply(["preset": .string(preset.rawValue)])
             #expect(config.retryPolicy == .manual)
         }
@@ -222,7 +223,8 @@ struct ScrollConfigTests {
                 "preset", "bottom-threshold", "pull-threshold", "initial-count", "page-size", "refresh-count",
                 "max-items",
                 "load-latency-ms", "refresh-latency-ms", "jitter-ms", "failure-rate", "refresh-hold-ms", "axis", "seed",
-                "compare", "retry-policy", "retry-base-ms", "retry-max-ms", "retry-max",
+                "compare", "retry-policy", "retry-base-ms", "retry-max-ms", "retry-max", "top-threshold", "start-at",
+                "new-message-every-ms",
             ])
         #expect(Set(ScrollConfig.settings.map(\.name)) == Set(ScrollConfig().json.object!.keys))
         #expect(ScrollConfig.settings.allSatisfy { !$0.help.isEmpty })

@@ -18,11 +18,13 @@ struct ServerMessageEncodingTests {
                 "presets": .array(presets),
             ]
         case .items(let items):
-            return [
+            var fields: [String: JSONValue] = [
                 "type": "items", "op": .string(items.op.rawValue), "rev": .int(items.rev),
                 "items": .array(items.items.map(expected)),
                 "total": .int(items.total), "hasMore": .bool(items.hasMore),
             ]
+            if items.older { fields["older"] = true }
+            return .object(fields)
         case .state(let state):
             var fields: [String: JSONValue] = [
                 "type": "state", "ack": state.ack.map { .int($0) } ?? .null, "preset": .string(state.preset.rawValue),
@@ -43,16 +45,13 @@ struct ServerMessageEncodingTests {
                 ],
             ]
             if let origin = state.origin { fields["origin"] = ["x": .number(origin.x), "y": .number(origin.y)] }
-            fields["loadFailure"] = .null
-            if let failure = state.loadFailure {
-                var members: [String: JSONValue] = [
-                    "page": .int(failure.page), "failures": .int(failure.failures),
-                    "next": .string(failure.next.rawValue),
+            fields["loadFailure"] = state.loadFailure.map(expected) ?? .null
+            if let top = state.topEdge {
+                fields["topEdge"] = [
+                    "reachedTop": .bool(top.reachedTop), "hasPrevious": .bool(top.hasPrevious),
+                    "loadingPreviousPage": .bool(top.loadingPreviousPage),
+                    "loadFailure": top.loadFailure.map(expected) ?? .null,
                 ]
-                if let retry = failure.retry { members["retry"] = .int(retry) }
-                if let retryMax = failure.retryMax { members["retryMax"] = .int(retryMax) }
-                if let retryInMs = failure.retryInMs { members["retryInMs"] = .int(retryInMs) }
-                fields["loadFailure"] = .object(members)
             }
             return .object(fields)
         case .event(let record):
@@ -71,6 +70,16 @@ struct ServerMessageEncodingTests {
         case .pong(let id):
             return ["type": "pong", "id": id]
         }
+    }
+
+    static func expected(_ failure: LoadFailureState) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "page": .int(failure.page), "failures": .int(failure.failures), "next": .string(failure.next.rawValue),
+        ]
+        if let retry = failure.retry { members["retry"] = .int(retry) }
+        if let retryMax = failure.retryMax { members["retryMax"] = .int(retryMax) }
+        if let retryInMs = failure.retryInMs { members["retryInMs"] = .int(retryInMs) }
+        return .object(members)
     }
 
     static func expected(_ item: FeedItem) -> JSONValue {

@@ -58,9 +58,13 @@ struct Harness {
 
     /// Sends any geometry; the next `seq` is used.
     @discardableResult
-    mutating func geometry(_ geometry: ScrollGeometry, phase: ScrollPhase = .idle) -> [SessionEffect] {
+    mutating func geometry(
+        _ geometry: ScrollGeometry, phase: ScrollPhase = .idle, anchor: ItemAnchor? = nil, rev: Int? = nil
+    ) -> [SessionEffect] {
         seq += 1
-        return send(.geometryReceived(GeometryReport(seq: seq, t: Double(now), geometry: geometry, phase: phase)))
+        return send(
+            .geometryReceived(
+                GeometryReport(seq: seq, t: Double(now), geometry: geometry, phase: phase, anchor: anchor, rev: rev)))
     }
 
     /// Moves the clock forward, firing every timer that falls due on the way, earliest first.

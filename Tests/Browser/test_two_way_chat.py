@@ -1,0 +1,89 @@
+"""Two-way feeds and the chat preset in a real browser against the real server (issue 12 §2).
+
+The server decides every load; these tests check that the page keeps what the user sees when older
+items are prepended (the server logs anchorKept / anchorDrift from the page's own measurements).
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import SCREENSHOTS
+from feedpage import event_count, feed_center, item_ids, state, sync, wait_event, wait_items, wait_state, wait_until
+
+AT_END = "() => { const f = document.getElementById('feed'); return f.scrollTop + f.clientHeight >= f.scrollHeight - 2; }"
+
+
+def first_visible(page) -> str:
+    return page.evaluate(
+        "() => { const f = document.getElementById('feed').getBoundingClientRect();"
+        " for (const n of document.querySelectorAll('#items > article'))"
+        " { if (n.getBoundingClientRect().bottom > f.top) return n.dataset.id; } return null; }")
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="open finding, intermittent: during a wheel fling in Chromium the server sometimes logs anchorDrift "
+    "(the first visible item changes by a few rows across the prepend); not yet explained")
+def test_chat_opens_at_the_bottom_and_a_prepend_during_a_fling_keeps_the_anchor(start_server, open_page):
+    server = start_server(preset="chat", new_message_every_ms=0, load_latency_ms=300)
+    page, probe = open_page(server)
+    wait_items(page, 30)
+    wait_until(page, AT_END)
+    assert item_ids(page)[-1] == "item-200"
+    assert state(page)["topEdge"]["hasPrevious"] is True
+    page.screenshot(path=str(SCREENSHOTS / "chat-1440x900.png"))
+    # A fling up: quick wheel events that keep the content moving while the older page lands.
+    x, y = feed_center(page)
+    page.mouse.move(x, y)
+    for _ in range(40):
+        page.mouse.wheel(0, -240)
+        if event_count(page, "loadPreviousFinished") >= 1 and event_count(page, "anchorKept") + event_count(page, "anchorDrift") >= 1:
+            break
+        page.wait_for_timeout(16)
+    wait_event(page, "loadPreviousFinished")
+    page.wait_for_function("() => window.playground.eventCount('anchorKept') + window.playground.eventCount('anchorDrift') >= 1")
+    sync(page)
+    assert event_count(page, "anchorDrift") == 0, page.evaluate("JSON.stringify(window.playground.events.filter(e => e.name.startsWith('anchor') || e.name.startsWith('loadPrevious')))")
+    ids = item_ids(page)
+    assert ids[0] in ("item-151", "item-131", "item-111") and len(ids) == len(set(ids))
+    assert probe.problems() == [], "\n".join(probe.problems())
+
+
+def test_a_prepend_taller_than_the_viewport_keeps_the_item_the_feed_opened_at(start_server, open_page):
+    # Opened at item 101 at the very top: the top rule loads 30 older items (far taller than the viewport).
+    server = start_server(start_at=101, page_size=30)
+    page, probe = open_page(server, width=390, height=844)
+    wait_event(page, "loadPreviousFinished")
+    wait_event(page, "anchorKept")
+    sync(page)
+    assert event_count(page, "anchorDrift") == 0
+    assert item_ids(page)[0] == "item-71"
+    assert first_visible(page) == "item-101"
+    prepended = page.evaluate(
+        "() => Array.from(document.querySelectorAll('#items > article')).slice(0, 30)"
+        ".reduce((sum, n) => sum + n.getBoundingClientRect().height, 0)")
+    assert prepended > page.evaluate("document.getElementById('feed').clientHeight")
+    assert probe.problems() == [], "\n".join(probe.problems())
+
+
+def test_chat_follows_a_new_message_only_at_the_bottom_and_looks_right_on_a_phone(start_server, open_page):
+    server = start_server(preset="chat", new_message_every_ms=400)
+    page, probe = open_page(server, width=390, height=844)
+    wait_items(page, 30)
+    wait_event(page, "messageArrived")
+    wait_until(page, AT_END)
+    expect(page.locator("#items > article").last).to_have_attribute("data-id", "message-1")
+    page.screenshot(path=str(SCREENSHOTS / "chat-390x844.png"))
+    followed = page.evaluate("window.playground.events.filter(e => e.name === 'messageArrived')")[0]
+    assert followed["data"]["follow"] is True
+    # Scrolled up into the history, the next message lands below without moving the view.
+    page.evaluate("() => { const f = document.getElementById('feed'); f.scrollTop = f.scrollHeight / 2; }")
+    wait_state(page, "!s.reachedBottom")
+    seen = event_count(page, "messageArrived")
+    wait_event(page, "messageArrived", seen + 1)
+    last = page.evaluate("window.playground.events.filter(e => e.name === 'messageArrived').at(-1)")
+    assert last["data"]["follow"] is False
+    assert not page.evaluate(AT_END)
+    assert probe.problems() == [], "\n".join(probe.problems())
