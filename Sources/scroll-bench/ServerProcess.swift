@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -26,6 +27,21 @@ final class ServerProcess: @unchecked Sendable {
         let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         return directory + "/scroll-playground"
+    }
+
+    /// Whether `executable --help` names `flag`: an older build, measured against a newer one, may not know
+    /// a flag the bench would pass.
+    static func knows(_ flag: String, executable: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--help"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        let help = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: help, as: UTF8.self).contains(flag)
     }
 
     /// Starts `executable --port 0 --log-format json` plus `arguments`, and waits for its start line.

@@ -36,7 +36,13 @@ struct Target {
                     + (pid > 0 ? " (pid \(pid))" : " (no --server-pid: its CPU and memory are not measured)"))
         }
         let executable = arguments.server ?? ServerProcess.defaultExecutable
-        let extra = ["--max-sessions", String(max(1024, sessions + 64))] + arguments.serverArguments
+        var extra = ["--max-sessions", String(max(1024, sessions + 64))]
+        // The bench opens up to `handshakesInFlight` sessions at once, each a connection that has not said
+        // hello yet; the server caps those (`--max-connecting`, 64), builds before that cap know no such flag.
+        if ServerProcess.knows("--max-connecting", executable: executable) {
+            extra += ["--max-connecting", String(min(sessions, SessionPool.handshakesInFlight) + 64)]
+        }
+        extra += arguments.serverArguments
         let process = try ServerProcess(executable: executable, arguments: extra)
         return Target(
             host: "127.0.0.1", port: process.port, path: "/ws", process: process, pid: process.pid,
@@ -58,10 +64,13 @@ final class SessionPool {
         receiver = Receiver(board: board, preset: preset, expectedSamples: expectedSamples)
     }
 
+    /// Handshakes the bench keeps in flight at most while it connects its sessions.
+    static let handshakesInFlight = 256
+
     /// Opens every session (each says hello when its socket opens), at most `maxPending` handshakes
     /// at a time, and waits until each is ready (welcomed) or has failed. Returns the seconds it took.
     @discardableResult
-    func connectAll(to target: Target, maxPending: Int = 256, timeoutSeconds: Double) -> Double {
+    func connectAll(to target: Target, maxPending: Int = handshakesInFlight, timeoutSeconds: Double) -> Double {
         let started = Monotonic.now()
         let deadline = started + UInt64(timeoutSeconds * 1e9)
         let receiver = self.receiver
