@@ -78,11 +78,15 @@ bench: deps
 	.build/release/scroll-bench idle --sessions 1000 --hold 2
 	.build/release/scroll-bench codec --messages 20000 --runs 3
 
-# libwebsockets (and pkg-config, which SwiftPM uses to find it).
+# libwebsockets (and pkg-config, which SwiftPM uses to find it), and the libev loop it runs on: the build
+# needs <ev.h> and libev.so (libev-dev), the server at run time lws's plugin libwebsockets-evlib_ev.so
+# (libwebsockets-evlib-ev, which lws loads from its library directory) and libev.so.4. libwebsockets-dev
+# depends on all of them in Debian 12; they are named here so that a missing one is installed too.
 deps:
-	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists libwebsockets; then \
-		echo "Installing libwebsockets-dev and pkg-config"; \
-		$(SUDO) apt-get update -q && $(APT_INSTALL) libwebsockets-dev pkg-config; \
+	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists libwebsockets || [ ! -f /usr/include/ev.h ] \
+		|| [ ! -f "$$(pkg-config --variable=libdir libwebsockets)/libwebsockets-evlib_ev.so" ]; then \
+		echo "Installing libwebsockets-dev, libev-dev, libwebsockets-evlib-ev and pkg-config"; \
+		$(SUDO) apt-get update -q && $(APT_INSTALL) libwebsockets-dev libev-dev libwebsockets-evlib-ev pkg-config; \
 	fi
 
 # Debian's chromium and a venv with the pinned pytest + playwright.

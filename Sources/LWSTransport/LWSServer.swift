@@ -43,6 +43,8 @@ final class LWSServer {
     // Scratch for one write: LWS_PRE bytes of headroom lws may use, then the payload.
     private let scratch: UnsafeMutablePointer<UInt8>
     private let scratchCapacity: Int
+    // The epoll loop the context runs on; it outlives the context.
+    private let loop: LWSEventLoop
     private var context: OpaquePointer?
     private var vhost: OpaquePointer?
     private let shared = Locked(Shared())
@@ -64,7 +66,7 @@ final class LWSServer {
     private var graceExpired = false
 
     private struct ScheduledTimer {
-        let timer: UnsafeMutablePointer<shim_lws_timer>
+        let timer: UnsafeMutablePointer<shim_ev_timer>
         let work: () -> Void
     }
 
@@ -117,6 +119,12 @@ final class LWSServer {
         port = door.port
         scratchCapacity = Int(SHIM_LWS_PRE) + Self.fragmentBytes
         scratch = .allocate(capacity: scratchCapacity)
+        do {
+            loop = try LWSEventLoop()
+        } catch {
+            scratch.deallocate()
+            throw error
+        }
         do {
             try createContext()
         } catch {
@@ -248,6 +256,7 @@ final class LWSServer {
         // two below this). lws adds 2 for its own descriptors; it refuses an adoption ("no space for new
         // conn") only when the table is full.
         contextInfo.fd_limit_per_thread = UInt32(max(4, connectionDescriptorLimit))
+        loop.configure(&contextInfo)
         guard let context = lws_create_context(&contextInfo) else {
             throw WebServerError.contextCreationFailed
         }
@@ -266,6 +275,7 @@ final class LWSServer {
             throw WebServerError.contextCreationFailed
         }
         self.vhost = vhost
+        loop.startHeartbeat(context)
         shared.withLock { $0.context = CancellableContext(pointer: context) }
     }
 
@@ -287,7 +297,7 @@ final class LWSServer {
         if let context {
             // Closes every connection left (their CLOSED callbacks run now, on this thread),
             // then frees the vhost; the mounts and protocols are freed only after this.
-            lws_context_destroy(context)
+            loop.destroy(context)
         }
         context = nil
         vhost = nil
@@ -304,8 +314,8 @@ final class LWSServer {
         // Called on the door's thread: execute() is thread-safe, and the work runs here.
         door.start { server.server.execute { server.server.scheduleAdoption() } }
         drainInbox()
-        while phase == .running, let context {
-            if lws_service(context, 0) < 0 { break }
+        while phase == .running, context != nil {
+            loop.runOnce()
         }
         phase = .draining
         // No new connections from here: the listening socket closes, and connections the door still held or
@@ -314,12 +324,12 @@ final class LWSServer {
         for connection in connections.values {
             requestClose(connection, code: 1001, reason: "server shutting down")
         }
-        if !connections.isEmpty, let context {
+        if !connections.isEmpty, context != nil {
             let grace = schedule(afterMilliseconds: configuration.shutdownGraceMilliseconds) { [unowned self] in
                 self.graceExpired = true
             }
             while !connections.isEmpty, !graceExpired {
-                if lws_service(context, 0) < 0 { break }
+                loop.runOnce()
             }
             cancel(grace)
         }
@@ -372,7 +382,7 @@ final class LWSServer {
     func stop() {
         shared.withLock { shared in
             shared.stopRequested = true
-            // Only lws_cancel_service is safe from another thread; it wakes lws_service with
+            // Only lws_cancel_service is safe from another thread; it wakes the loop with
             // LWS_CALLBACK_EVENT_WAIT_CANCELLED on the service thread.
             if let context = shared.context { lws_cancel_service(context.pointer) }
         }
@@ -452,6 +462,8 @@ final class LWSServer {
             if connection.sentCloseCode == nil {
                 // Only lws may free the wsi: this asks it to close the connection on its next service pass.
                 lws_set_timeout(connection.wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC)
+                // That is an lws timer due now, set outside an lws callback: have lws run it at once.
+                if let context = self.context { LWSEventLoop.wake(context) }
             }
         }
     }
@@ -462,27 +474,26 @@ final class LWSServer {
         assertServiceThread()
         lastTimerID += 1
         let id = lastTimerID
-        guard let context, phase != .destroying, phase != .finished else { return TimerHandle(rawValue: id) }
-        let timer = UnsafeMutablePointer<shim_lws_timer>.allocate(capacity: 1)
-        timer.initialize(to: shim_lws_timer())
+        guard context != nil, phase != .destroying, phase != .finished else { return TimerHandle(rawValue: id) }
+        let timer = UnsafeMutablePointer<shim_ev_timer>.allocate(capacity: 1)
+        timer.initialize(to: shim_ev_timer())
         timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         timer.pointee.id = id
         timers[id] = ScheduledTimer(timer: timer, work: work)
-        // The sul must stay at this address until it fires or is cancelled; it is freed only then.
-        lws_sul_schedule(
-            context, 0, shim_lws_timer_sul(timer), lwsServerTimerFired, lws_usec_t(max(0, milliseconds)) * 1000)
+        // The timer must stay at this address until it fires or is cancelled; it is freed only then.
+        loop.startTimer(timer, afterMilliseconds: milliseconds, callback: lwsServerTimerFired)
         return TimerHandle(rawValue: id)
     }
 
     func cancel(_ handle: TimerHandle) {
         assertServiceThread()
         guard let entry = timers.removeValue(forKey: handle.rawValue) else { return }
-        lws_sul_cancel(shim_lws_timer_sul(entry.timer))
+        loop.stopTimer(entry.timer)
         entry.timer.deallocate()
     }
 
     fileprivate func timerFired(_ id: UInt64) {
-        // lws has already unlinked the sul before calling back: it may be freed.
+        // libev has already stopped a one-shot timer before calling back: it may be freed.
         guard let entry = timers.removeValue(forKey: id) else { return }
         entry.timer.deallocate()
         entry.work()
@@ -490,7 +501,7 @@ final class LWSServer {
 
     private func cancelAllTimers() {
         for entry in timers.values {
-            lws_sul_cancel(shim_lws_timer_sul(entry.timer))
+            loop.stopTimer(entry.timer)
             entry.timer.deallocate()
         }
         timers.removeAll()
@@ -748,12 +759,7 @@ final class LWSServer {
     private func writeable(_ connection: LWSServerConnection) -> Int32 {
         let wsi = connection.wsi
         if let fragment = connection.outbound.nextFragment(maxBytes: Self.fragmentBytes) {
-            let flags = lws_write_ws_flags(
-                Int32((fragment.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT).rawValue),
-                fragment.isFirst ? 1 : 0,
-                fragment.isLast ? 1 : 0
-            )
-            guard write(wsi, fragment.bytes, protocol: lws_write_protocol(rawValue: UInt32(flags))) else { return -1 }
+            guard write(wsi, fragment) else { return -1 }
             if !connection.outbound.isEmpty || connection.pendingClose != nil {
                 lws_callback_on_writable(wsi)
             }
@@ -767,6 +773,16 @@ final class LWSServer {
             return -1
         }
         return 0  // spurious WRITEABLE: nothing queued
+    }
+
+    /// One WebSocket frame of a queued message; false if lws reports a failed write.
+    private func write(_ wsi: OpaquePointer, _ fragment: OutboundQueue.Fragment) -> Bool {
+        let flags = lws_write_ws_flags(
+            Int32((fragment.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT).rawValue),
+            fragment.isFirst ? 1 : 0,
+            fragment.isLast ? 1 : 0
+        )
+        return write(wsi, fragment.bytes, protocol: lws_write_protocol(rawValue: UInt32(flags)))
     }
 
     /// One lws_write of `bytes` with LWS_PRE headroom; false if lws reports a failed write.
@@ -959,9 +975,9 @@ private func lwsServerCallback(
     return server.handle(wsi, reason, user, input, length)
 }
 
-// The sul is the first member of shim_lws_timer, which carries the owning server and the timer id.
-private func lwsServerTimerFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul, let timer = shim_lws_timer_from_sul(sul), let owner = timer.pointee.owner else { return }
-    let id = timer.pointee.id
+// The watcher is the first member of shim_ev_timer, which carries the owning server and the timer id.
+private func lwsServerTimerFired(_ loop: OpaquePointer?, _ watcher: UnsafeMutablePointer<ev_timer>?, _ revents: Int32) {
+    guard let watcher, let owner = shim_ev_timer_from_watcher(watcher).pointee.owner else { return }
+    let id = shim_ev_timer_from_watcher(watcher).pointee.id
     Unmanaged<LWSServer>.fromOpaque(owner).takeUnretainedValue().timerFired(id)
 }
