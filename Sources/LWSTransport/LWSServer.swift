@@ -60,6 +60,9 @@ final class LWSServer {
     private var connections: [UInt64: LWSServerConnection] = [:]
     private var httpResponses: [UInt64: PendingHTTPResponse] = [:]
     private var timers: [UInt64: ScheduledTimer] = [:]
+    // The connection whose RECEIVE callback is delivering a message to the delegate: what the delegate
+    // sends it then is written when the delegate returns (writeAnswer), not on a WRITEABLE pass.
+    private var answering: UInt64?
     private var lastConnectionID: UInt64 = 0
     private var lastHTTPID: UInt64 = 0
     private var lastTimerID: UInt64 = 0
@@ -433,7 +436,8 @@ final class LWSServer {
             requestClose(connection, code: 1008, reason: "outbound limit exceeded")
             return
         }
-        lws_callback_on_writable(connection.wsi)
+        // An answer to the message being received is written when the delegate returns (writeAnswer).
+        if answering != id.rawValue { lws_callback_on_writable(connection.wsi) }
     }
 
     func close(_ id: ConnectionID, code: UInt16, reason: String) {
@@ -703,8 +707,44 @@ final class LWSServer {
             guard String(validating: message, as: UTF8.self) != nil else {
                 return fail(connection, code: 1007, reason: "text message is not UTF-8")
             }
+            // Nothing waiting means no WRITEABLE is pending for this connection: the answer may go now.
+            let wasIdle = connection.outbound.isEmpty
+            answering = connection.id.rawValue
             delegate?.connection(connection.id, received: message)
+            answering = nil
+            return writeAnswer(connection, wasIdle: wasIdle)
         }
+        return 0
+    }
+
+    /// Writes what the delegate queued while handling a message, from the RECEIVE callback itself, when the
+    /// connection was idle before (its queue empty, so no earlier message waits for WRITEABLE) and lws holds
+    /// none of its bytes; otherwise, or for what is left, asks for WRITEABLE as ``send(_:to:coalescingKey:)``
+    /// does elsewhere. The queue is the same either way: the order and the coalescing of one message's
+    /// answers are the queue's, and a queue that waits for WRITEABLE still coalesces newer answers.
+    ///
+    /// What lws 4.1.6 does with a write outside WRITEABLE (README.coding.md still says "only from WRITEABLE",
+    /// but its one-write-per-WRITEABLE check is compiled out, `if (0 && …)` in output.c): it sends at once;
+    /// what the socket does not take (sent in pieces of at most the rx/tx buffer size) goes to the wsi's
+    /// own output list and lws_write still returns the whole length (output.c); lws then holds back
+    /// WRITEABLE callbacks until it has drained that list itself, and raises one WRITEABLE when it has, asked
+    /// for or not. A second lws_write while bytes are held is appended in order but returns only what was
+    /// drained, which ``write(_:_:protocol:)`` would take for a failure: so nothing is written here while
+    /// `lws_partial_buffered`, and the rest waits for WRITEABLE. `lws_send_pipe_choked` would also poll()
+    /// the socket, a system call per answer; a socket that takes nothing is simply held by lws on the first
+    /// write, and counts as choked from then.
+    private func writeAnswer(_ connection: LWSServerConnection, wasIdle: Bool) -> Int32 {
+        guard !connection.outbound.isEmpty else { return 0 }
+        let wsi = connection.wsi
+        // A close asked for meanwhile goes out on WRITEABLE, after the queue (requestClose asked for it).
+        if wasIdle, connection.pendingClose == nil {
+            while lws_partial_buffered(wsi) == 0,
+                let fragment = connection.outbound.nextFragment(maxBytes: Self.fragmentBytes)
+            {
+                guard write(wsi, fragment) else { return -1 }
+            }
+        }
+        if !connection.outbound.isEmpty { lws_callback_on_writable(wsi) }
         return 0
     }
 
