@@ -7,11 +7,12 @@ let package = Package(
         .executable(name: "scroll-playground", targets: ["scroll-playground"])
     ],
     targets: [
-        // libwebsockets from Debian's libwebsockets-dev; only LWSTransport imports it.
+        // libwebsockets from Debian's libwebsockets-dev, on libev through lws's libev plugin (LWSEventLoop);
+        // only LWSTransport imports it.
         .systemLibrary(
             name: "CLibWebSockets",
             pkgConfig: "libwebsockets",
-            providers: [.apt(["libwebsockets-dev"])]
+            providers: [.apt(["libwebsockets-dev", "libev-dev", "libwebsockets-evlib-ev"])]
         ),
         // The one command-line parser both executables use: options declared once, help generated. No dependencies.
         .target(name: "CommandLineOptions"),

@@ -43,6 +43,8 @@ final class LWSClientContext: @unchecked Sendable {
     private let lastID = Atomic<UInt64>(0)
     private var thread: ServiceThread?
 
+    // The epoll loop the context runs on (see LWSEventLoop); it outlives the context.
+    private let loop: LWSEventLoop
     private var context: OpaquePointer?
     private let memory = LWSMemory()
     private let protocolName: UnsafeMutablePointer<CChar>
@@ -55,6 +57,11 @@ final class LWSClientContext: @unchecked Sendable {
     private var retiredMemory: [LWSMemory] = []
 
     init() throws {
+        do {
+            loop = try LWSEventLoop()
+        } catch {
+            throw ClientError.contextUnavailable
+        }
         scratch = .allocate(capacity: Int(SHIM_LWS_PRE) + Self.fragmentBytes)
         LWSLog.installIfNeeded()
         // The protocol array and its name must outlive the context.
@@ -70,11 +77,13 @@ final class LWSClientContext: @unchecked Sendable {
         info.options = UInt64(LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN)
         // lws_context_user() hands this back in every callback; this object outlives the context.
         info.user = Unmanaged.passUnretained(self).toOpaque()
+        loop.configure(&info)
         guard let context = lws_create_context(&info) else {
             scratch.deallocate()
             throw ClientError.contextUnavailable
         }
         self.context = context
+        loop.startHeartbeat(context)
         shared.withLock { $0.context = CancellableContext(pointer: context) }
         thread = ServiceThread { [self] in serviceLoop() }
     }
@@ -134,14 +143,14 @@ final class LWSClientContext: @unchecked Sendable {
     // MARK: - Service thread
 
     private func serviceLoop() {
-        while running, let context {
-            if lws_service(context, 0) < 0 { break }
+        while running, context != nil {
+            loop.runOnce()
         }
         running = false
         shared.withLock { $0.context = nil }  // from here commands are refused
         if let context {
             // Closes what is still open; CLIENT_CLOSED / CONNECTION_ERROR run now, on this thread.
-            lws_context_destroy(context)
+            loop.destroy(context)
         }
         context = nil
         for connection in connections.values {

@@ -43,6 +43,8 @@ final class LWSServer {
     // Scratch for one write: LWS_PRE bytes of headroom lws may use, then the payload.
     private let scratch: UnsafeMutablePointer<UInt8>
     private let scratchCapacity: Int
+    // The epoll loop the context runs on; it outlives the context.
+    private let loop: LWSEventLoop
     private var context: OpaquePointer?
     private var vhost: OpaquePointer?
     private let shared = Locked(Shared())
@@ -58,13 +60,16 @@ final class LWSServer {
     private var connections: [UInt64: LWSServerConnection] = [:]
     private var httpResponses: [UInt64: PendingHTTPResponse] = [:]
     private var timers: [UInt64: ScheduledTimer] = [:]
+    // The connection whose RECEIVE callback is delivering a message to the delegate: what the delegate
+    // sends it then is written when the delegate returns (writeAnswer), not on a WRITEABLE pass.
+    private var answering: UInt64?
     private var lastConnectionID: UInt64 = 0
     private var lastHTTPID: UInt64 = 0
     private var lastTimerID: UInt64 = 0
     private var graceExpired = false
 
     private struct ScheduledTimer {
-        let timer: UnsafeMutablePointer<shim_lws_timer>
+        let timer: UnsafeMutablePointer<shim_ev_timer>
         let work: () -> Void
     }
 
@@ -117,6 +122,12 @@ final class LWSServer {
         port = door.port
         scratchCapacity = Int(SHIM_LWS_PRE) + Self.fragmentBytes
         scratch = .allocate(capacity: scratchCapacity)
+        do {
+            loop = try LWSEventLoop()
+        } catch {
+            scratch.deallocate()
+            throw error
+        }
         do {
             try createContext()
         } catch {
@@ -248,6 +259,7 @@ final class LWSServer {
         // two below this). lws adds 2 for its own descriptors; it refuses an adoption ("no space for new
         // conn") only when the table is full.
         contextInfo.fd_limit_per_thread = UInt32(max(4, connectionDescriptorLimit))
+        loop.configure(&contextInfo)
         guard let context = lws_create_context(&contextInfo) else {
             throw WebServerError.contextCreationFailed
         }
@@ -266,6 +278,7 @@ final class LWSServer {
             throw WebServerError.contextCreationFailed
         }
         self.vhost = vhost
+        loop.startHeartbeat(context)
         shared.withLock { $0.context = CancellableContext(pointer: context) }
     }
 
@@ -287,7 +300,7 @@ final class LWSServer {
         if let context {
             // Closes every connection left (their CLOSED callbacks run now, on this thread),
             // then frees the vhost; the mounts and protocols are freed only after this.
-            lws_context_destroy(context)
+            loop.destroy(context)
         }
         context = nil
         vhost = nil
@@ -304,8 +317,8 @@ final class LWSServer {
         // Called on the door's thread: execute() is thread-safe, and the work runs here.
         door.start { server.server.execute { server.server.scheduleAdoption() } }
         drainInbox()
-        while phase == .running, let context {
-            if lws_service(context, 0) < 0 { break }
+        while phase == .running, context != nil {
+            loop.runOnce()
         }
         phase = .draining
         // No new connections from here: the listening socket closes, and connections the door still held or
@@ -314,12 +327,12 @@ final class LWSServer {
         for connection in connections.values {
             requestClose(connection, code: 1001, reason: "server shutting down")
         }
-        if !connections.isEmpty, let context {
+        if !connections.isEmpty, context != nil {
             let grace = schedule(afterMilliseconds: configuration.shutdownGraceMilliseconds) { [unowned self] in
                 self.graceExpired = true
             }
             while !connections.isEmpty, !graceExpired {
-                if lws_service(context, 0) < 0 { break }
+                loop.runOnce()
             }
             cancel(grace)
         }
@@ -372,7 +385,7 @@ final class LWSServer {
     func stop() {
         shared.withLock { shared in
             shared.stopRequested = true
-            // Only lws_cancel_service is safe from another thread; it wakes lws_service with
+            // Only lws_cancel_service is safe from another thread; it wakes the loop with
             // LWS_CALLBACK_EVENT_WAIT_CANCELLED on the service thread.
             if let context = shared.context { lws_cancel_service(context.pointer) }
         }
@@ -423,7 +436,8 @@ final class LWSServer {
             requestClose(connection, code: 1008, reason: "outbound limit exceeded")
             return
         }
-        lws_callback_on_writable(connection.wsi)
+        // An answer to the message being received is written when the delegate returns (writeAnswer).
+        if answering != id.rawValue { lws_callback_on_writable(connection.wsi) }
     }
 
     func close(_ id: ConnectionID, code: UInt16, reason: String) {
@@ -450,6 +464,8 @@ final class LWSServer {
             if connection.sentCloseCode == nil {
                 // Only lws may free the wsi: this asks it to close the connection on its next service pass.
                 lws_set_timeout(connection.wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC)
+                // That is an lws timer due now, set outside an lws callback: have lws run it at once.
+                if let context = self.context { LWSEventLoop.wake(context) }
             }
         }
     }
@@ -460,27 +476,26 @@ final class LWSServer {
         assertServiceThread()
         lastTimerID += 1
         let id = lastTimerID
-        guard let context, phase != .destroying, phase != .finished else { return TimerHandle(rawValue: id) }
-        let timer = UnsafeMutablePointer<shim_lws_timer>.allocate(capacity: 1)
-        timer.initialize(to: shim_lws_timer())
+        guard context != nil, phase != .destroying, phase != .finished else { return TimerHandle(rawValue: id) }
+        let timer = UnsafeMutablePointer<shim_ev_timer>.allocate(capacity: 1)
+        timer.initialize(to: shim_ev_timer())
         timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         timer.pointee.id = id
         timers[id] = ScheduledTimer(timer: timer, work: work)
-        // The sul must stay at this address until it fires or is cancelled; it is freed only then.
-        lws_sul_schedule(
-            context, 0, shim_lws_timer_sul(timer), lwsServerTimerFired, lws_usec_t(max(0, milliseconds)) * 1000)
+        // The timer must stay at this address until it fires or is cancelled; it is freed only then.
+        loop.startTimer(timer, afterMilliseconds: milliseconds, callback: lwsServerTimerFired)
         return TimerHandle(rawValue: id)
     }
 
     func cancel(_ handle: TimerHandle) {
         assertServiceThread()
         guard let entry = timers.removeValue(forKey: handle.rawValue) else { return }
-        lws_sul_cancel(shim_lws_timer_sul(entry.timer))
+        loop.stopTimer(entry.timer)
         entry.timer.deallocate()
     }
 
     fileprivate func timerFired(_ id: UInt64) {
-        // lws has already unlinked the sul before calling back: it may be freed.
+        // libev has already stopped a one-shot timer before calling back: it may be freed.
         guard let entry = timers.removeValue(forKey: id) else { return }
         entry.timer.deallocate()
         entry.work()
@@ -488,7 +503,7 @@ final class LWSServer {
 
     private func cancelAllTimers() {
         for entry in timers.values {
-            lws_sul_cancel(shim_lws_timer_sul(entry.timer))
+            loop.stopTimer(entry.timer)
             entry.timer.deallocate()
         }
         timers.removeAll()
@@ -690,8 +705,44 @@ final class LWSServer {
             guard String(validating: message, as: UTF8.self) != nil else {
                 return fail(connection, code: 1007, reason: "text message is not UTF-8")
             }
+            // Nothing waiting means no WRITEABLE is pending for this connection: the answer may go now.
+            let wasIdle = connection.outbound.isEmpty
+            answering = connection.id.rawValue
             delegate?.connection(connection.id, received: message)
+            answering = nil
+            return writeAnswer(connection, wasIdle: wasIdle)
         }
+        return 0
+    }
+
+    /// Writes what the delegate queued while handling a message, from the RECEIVE callback itself, when the
+    /// connection was idle before (its queue empty, so no earlier message waits for WRITEABLE) and lws holds
+    /// none of its bytes; otherwise, or for what is left, asks for WRITEABLE as ``send(_:to:coalescingKey:)``
+    /// does elsewhere. The queue is the same either way: the order and the coalescing of one message's
+    /// answers are the queue's, and a queue that waits for WRITEABLE still coalesces newer answers.
+    ///
+    /// What lws 4.1.6 does with a write outside WRITEABLE (README.coding.md still says "only from WRITEABLE",
+    /// but its one-write-per-WRITEABLE check is compiled out, `if (0 && …)` in output.c): it sends at once;
+    /// what the socket does not take (sent in pieces of at most the rx/tx buffer size) goes to the wsi's
+    /// own output list and lws_write still returns the whole length (output.c); lws then holds back
+    /// WRITEABLE callbacks until it has drained that list itself, and raises one WRITEABLE when it has, asked
+    /// for or not. A second lws_write while bytes are held is appended in order but returns only what was
+    /// drained, which ``write(_:_:protocol:)`` would take for a failure: so nothing is written here while
+    /// `lws_partial_buffered`, and the rest waits for WRITEABLE. `lws_send_pipe_choked` would also poll()
+    /// the socket, a system call per answer; a socket that takes nothing is simply held by lws on the first
+    /// write, and counts as choked from then.
+    private func writeAnswer(_ connection: LWSServerConnection, wasIdle: Bool) -> Int32 {
+        guard !connection.outbound.isEmpty else { return 0 }
+        let wsi = connection.wsi
+        // A close asked for meanwhile goes out on WRITEABLE, after the queue (requestClose asked for it).
+        if wasIdle, connection.pendingClose == nil {
+            while lws_partial_buffered(wsi) == 0,
+                let fragment = connection.outbound.nextFragment(maxBytes: Self.fragmentBytes)
+            {
+                guard write(wsi, fragment) else { return -1 }
+            }
+        }
+        if !connection.outbound.isEmpty { lws_callback_on_writable(wsi) }
         return 0
     }
 
@@ -746,12 +797,7 @@ final class LWSServer {
     private func writeable(_ connection: LWSServerConnection) -> Int32 {
         let wsi = connection.wsi
         if let fragment = connection.outbound.nextFragment(maxBytes: Self.fragmentBytes) {
-            let flags = lws_write_ws_flags(
-                Int32((fragment.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT).rawValue),
-                fragment.isFirst ? 1 : 0,
-                fragment.isLast ? 1 : 0
-            )
-            guard write(wsi, fragment.bytes, protocol: lws_write_protocol(rawValue: UInt32(flags))) else { return -1 }
+            guard write(wsi, fragment) else { return -1 }
             if !connection.outbound.isEmpty || connection.pendingClose != nil {
                 lws_callback_on_writable(wsi)
             }
@@ -765,6 +811,16 @@ final class LWSServer {
             return -1
         }
         return 0  // spurious WRITEABLE: nothing queued
+    }
+
+    /// One WebSocket frame of a queued message; false if lws reports a failed write.
+    private func write(_ wsi: OpaquePointer, _ fragment: OutboundQueue.Fragment) -> Bool {
+        let flags = lws_write_ws_flags(
+            Int32((fragment.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT).rawValue),
+            fragment.isFirst ? 1 : 0,
+            fragment.isLast ? 1 : 0
+        )
+        return write(wsi, fragment.bytes, protocol: lws_write_protocol(rawValue: UInt32(flags)))
     }
 
     /// One lws_write of `bytes` with LWS_PRE headroom; false if lws reports a failed write.
@@ -957,9 +1013,9 @@ private func lwsServerCallback(
     return server.handle(wsi, reason, user, input, length)
 }
 
-// The sul is the first member of shim_lws_timer, which carries the owning server and the timer id.
-private func lwsServerTimerFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul, let timer = shim_lws_timer_from_sul(sul), let owner = timer.pointee.owner else { return }
-    let id = timer.pointee.id
+// The watcher is the first member of shim_ev_timer, which carries the owning server and the timer id.
+private func lwsServerTimerFired(_ loop: OpaquePointer?, _ watcher: UnsafeMutablePointer<ev_timer>?, _ revents: Int32) {
+    guard let watcher, let owner = shim_ev_timer_from_watcher(watcher).pointee.owner else { return }
+    let id = shim_ev_timer_from_watcher(watcher).pointee.id
     Unmanaged<LWSServer>.fromOpaque(owner).takeUnretainedValue().timerFired(id)
 }

@@ -87,6 +87,10 @@ final class RecordingDelegate: WebServerDelegate, @unchecked Sendable {
             server?.send(Array("state-3".utf8), to: id, coalescingKey: "state")
             let queued = server?.outboundBytes(of: id)
             log.update { $0.outboundAfterBurst = queued }
+        } else if message.hasPrefix("big:"), let count = Int(message.dropFirst(4)) {
+            // An answer bigger than a slow reader's socket takes, then one behind it.
+            server?.send(Array(repeating: UInt8(ascii: "x"), count: count), to: id)
+            server?.send(Array("tail".utf8), to: id)
         } else {
             server?.send(text, to: id)
         }

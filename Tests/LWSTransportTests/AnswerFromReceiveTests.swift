@@ -1,0 +1,128 @@
+import Testing
+
+@testable import LWSTransport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Answers written from the RECEIVE callback: a reader whose socket takes only part of an answer still
+/// gets all of it, and what was queued behind it, in order (lws keeps the rest and the server waits for
+/// WRITEABLE before writing more).
+@Suite(.timeLimit(.minutes(1)))
+struct AnswerFromReceiveTests {
+    @Test func aBigAnswerToAPausingReaderArrivesWholeAndBeforeWhatFollows() throws {
+        let server = try TestServer()
+        let reader = try RawWebSocketReader(port: server.port)
+        let answerBytes = 3_000_000
+        try reader.sendText("big:\(answerBytes)")
+        // The server answers while this socket's window is 4 KiB: most of the answer cannot go out yet.
+        var pause = timespec(tv_sec: 0, tv_nsec: 300_000_000)
+        nanosleep(&pause, nil)
+        try reader.sendText("after")
+        let messages = try reader.readTextMessages(count: 3)
+        #expect(messages.map(\.count) == [answerBytes, 4, 5])
+        #expect(messages.first?.allSatisfy { $0 == UInt8(ascii: "x") } == true)
+        #expect(messages.dropFirst().map { String(decoding: $0, as: UTF8.self) } == ["tail", "after"])
+    }
+}
+
+/// A WebSocket client over a raw socket with a 4 KiB receive buffer, which reads only when asked.
+final class RawWebSocketReader {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var size: Int32 = 4096
+        // Before connect, so the window starts small.
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw HTTPProbe.Failure.socketError(errno) }
+        try sendAll(
+            Array(
+                ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    + "Sec-WebSocket-Protocol: scroll-playground.v1\r\n\r\n").utf8))
+        while !buffer.starts(with: Array("HTTP/1.1 101".utf8)) || !containsHeadEnd() { try fill() }
+        buffer.removeFirst(headEnd()! + 4)
+    }
+
+    deinit { close(fd) }
+
+    /// One masked text frame (client frames must be masked).
+    func sendText(_ text: String) throws {
+        let payload = Array(text.utf8)
+        precondition(payload.count < 126)
+        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        var frame: [UInt8] = [0x81, 0x80 | UInt8(payload.count)] + mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        try sendAll(frame)
+    }
+
+    /// The next `count` text messages, reassembled from their frames.
+    func readTextMessages(count: Int) throws -> [[UInt8]] {
+        var messages: [[UInt8]] = []
+        var current: [UInt8] = []
+        while messages.count < count {
+            while frameLength() == nil { try fill() }
+            let (headerBytes, payloadBytes) = frameLength()!
+            let first = buffer[0]
+            current += buffer[headerBytes..<(headerBytes + payloadBytes)]
+            buffer.removeFirst(headerBytes + payloadBytes)
+            if first & 0x80 != 0 {
+                messages.append(current)
+                current = []
+            }
+        }
+        return messages
+    }
+
+    // Header and payload length of the unmasked server frame at the start of `buffer`, once it is all in.
+    private func frameLength() -> (Int, Int)? {
+        guard buffer.count >= 2 else { return nil }
+        var header = 2
+        var length = Int(buffer[1] & 0x7f)
+        if length == 126 {
+            guard buffer.count >= 4 else { return nil }
+            length = Int(buffer[2]) << 8 | Int(buffer[3])
+            header = 4
+        } else if length == 127 {
+            guard buffer.count >= 10 else { return nil }
+            length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
+            header = 10
+        }
+        return buffer.count >= header + length ? (header, length) : nil
+    }
+
+    private func containsHeadEnd() -> Bool { headEnd() != nil }
+
+    private func headEnd() -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        return (0...(buffer.count - 4)).first {
+            buffer[$0] == 13 && buffer[$0 + 1] == 10 && buffer[$0 + 2] == 13 && buffer[$0 + 3] == 10
+        }
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { throw HTTPProbe.Failure.socketError(count == 0 ? ECONNRESET : errno) }
+        buffer += chunk[..<count]
+    }
+
+    private func sendAll(_ bytes: [UInt8]) throws {
+        let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { throw HTTPProbe.Failure.socketError(errno) }
+    }
+}
