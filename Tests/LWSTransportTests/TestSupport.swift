@@ -179,3 +179,33 @@ final class TestServer: Sendable {
         return result.wait(timeout: timeout) { $0 }
     }
 }
+
+/// A TCP socket connected to 127.0.0.1:`port`, for the tests' raw clients. `receiveBuffer` is set before
+/// connecting, so the TCP window starts small; `receiveTimeoutSeconds` bounds every read. The socket is
+/// closed if the connect fails, so a client's `deinit` never closes it a second time.
+func connectLoopback(port: Int, receiveBuffer: Int32? = nil, receiveTimeoutSeconds: Int = 0) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw HTTPProbe.Failure.socketError(errno) }
+    if var size = receiveBuffer {
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+    if receiveTimeoutSeconds > 0 {
+        var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard connected == 0 else {
+        let code = errno
+        close(fd)
+        throw HTTPProbe.Failure.socketError(code)
+    }
+    return fd
+}
