@@ -34,19 +34,23 @@ final class PlaygroundConnection {
         return (welcome, items, state)
     }
 
-    /// Sends a vertical geometry.
+    /// Sends a vertical geometry, with the first visible item (`anchor`) and the last `items` rev rendered
+    /// when given.
     func geometry(
         seq: Int, offsetY: Double, contentHeight: Double = 3000, containerHeight: Double = 700,
-        phase: String = "idle", insetTop: Double = 0
+        phase: String = "idle", insetTop: Double = 0, anchor: (id: String, offset: Double)? = nil, rev: Int? = nil
     ) throws {
-        try send([
+        var message: [String: JSONValue] = [
             "type": "geometry", "seq": .int(seq), "t": .int(seq * 16),
             "contentOffset": ["x": 0, "y": .number(offsetY)],
             "contentSize": ["width": 390, "height": .number(contentHeight)],
             "containerSize": ["width": 390, "height": .number(containerHeight)],
             "contentInsets": ["top": .number(insetTop), "leading": 0, "bottom": 0, "trailing": 0],
             "phase": .string(phase),
-        ])
+        ]
+        if let anchor { message["anchor"] = ["id": .string(anchor.id), "offset": .number(anchor.offset)] }
+        if let rev { message["rev"] = .int(rev) }
+        try send(.object(message))
     }
 
     /// The next message of `type` that satisfies `predicate`, skipping (and keeping) others; waits up to `timeout`.
@@ -83,6 +87,17 @@ final class PlaygroundConnection {
         throws -> JSONValue
     {
         try next("event", timeout: timeout, where: { $0["name"]?.string == name }, sourceLocation: sourceLocation)
+    }
+
+    /// Waits until the server has handled everything sent so far (a ping's pong) and returns what it sent
+    /// before, not yet taken: what comes next answers what the test sends next.
+    @discardableResult
+    func settle(sourceLocation: SourceLocation = #_sourceLocation) throws -> [JSONValue] {
+        let id = Int.random(in: 1...1_000_000)
+        try send(["type": "ping", "id": .int(id)])
+        _ = try next("pong", where: { $0["id"] == .int(id) }, sourceLocation: sourceLocation)
+        defer { inbox.removeAll() }
+        return inbox
     }
 
     /// Every message received so far and not yet taken, plus whatever arrives within `timeout`.
