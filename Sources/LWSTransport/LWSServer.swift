@@ -6,7 +6,7 @@ import CLibWebSockets
 
 /// The libwebsockets side of ``WebServer``: owns the lws context, its C tables, the connections
 /// and the timers, and the ``FrontDoor`` whose connections it adopts. Everything but ``execute(_:)`` and
-/// ``stop()`` runs on the service thread.
+/// ``stop()`` runs on the service thread: ``WebServer`` exposes the rest only through ``WebServerLoop``.
 final class LWSServer {
     /// Largest piece handed to one `lws_write`; bigger messages go out as several frames.
     static let fragmentBytes = 32 * 1024
@@ -26,7 +26,7 @@ final class LWSServer {
 
     /// State shared with other threads (behind a mutex).
     struct Shared {
-        var inbox: [@Sendable () -> Void] = []
+        var inbox: [@Sendable (WebServerLoop) -> Void] = []
         var stopRequested = false
         // Non-nil while lws_cancel_service may be called on it.
         var context: CancellableContext?
@@ -70,7 +70,7 @@ final class LWSServer {
 
     private struct ScheduledTimer {
         let timer: UnsafeMutablePointer<shim_ev_timer>
-        let work: () -> Void
+        let work: (WebServerLoop) -> Void
     }
 
     /// A dynamic HTTP response whose body is still being written (or, once written, still held by lws).
@@ -315,7 +315,8 @@ final class LWSServer {
         phase = .running
         let server = UnownedServer(server: self)
         // Called on the door's thread: execute() is thread-safe, and the work runs here.
-        door.start { server.server.execute { server.server.scheduleAdoption() } }
+        door.start { server.server.execute { _ in server.server.scheduleAdoption() } }
+        delegate?.serverStarted(on: WebServerLoop(self))
         drainInbox()
         while phase == .running, context != nil {
             loop.runOnce()
@@ -328,7 +329,7 @@ final class LWSServer {
             requestClose(connection, code: 1001, reason: "server shutting down")
         }
         if !connections.isEmpty, context != nil {
-            let grace = schedule(afterMilliseconds: configuration.shutdownGraceMilliseconds) { [unowned self] in
+            let grace = schedule(afterMilliseconds: configuration.shutdownGraceMilliseconds) { [unowned self] _ in
                 self.graceExpired = true
             }
             while !connections.isEmpty, !graceExpired {
@@ -353,7 +354,7 @@ final class LWSServer {
     private func scheduleAdoption() {
         guard !adoptionScheduled, phase == .running else { return }
         adoptionScheduled = true
-        _ = schedule(afterMilliseconds: 0) { [unowned self] in
+        _ = schedule(afterMilliseconds: 0) { [unowned self] _ in
             self.adoptionScheduled = false
             self.adoptHandoffs()
         }
@@ -391,7 +392,7 @@ final class LWSServer {
         }
     }
 
-    func execute(_ work: @escaping @Sendable () -> Void) {
+    func execute(_ work: @escaping @Sendable (WebServerLoop) -> Void) {
         shared.withLock { shared in
             guard let context = shared.context else { return }
             // One wake-up per batch: a non-empty inbox already has a cancel pending that will
@@ -409,14 +410,15 @@ final class LWSServer {
             shared.inbox.removeAll()
             return (work, shared.stopRequested)
         }
-        for item in work { item() }
+        for item in work { item(WebServerLoop(self)) }
         if stopRequested, phase == .running { phase = .draining }
     }
 
+    // WebServerLoop only exists on the service thread; this catches one smuggled off it (debug builds).
     func assertServiceThread() {
         assert(
             serviceThread.map { pthread_equal($0, pthread_self()) != 0 } ?? true,
-            "WebServer: call this on the service thread (use execute(_:) from other threads)"
+            "WebServerLoop used off the service thread (use WebServer.execute(_:) from other threads)"
         )
     }
 
@@ -447,7 +449,8 @@ final class LWSServer {
     }
 
     func outboundBytes(of id: ConnectionID) -> Int {
-        connections[id.rawValue]?.outbound.byteCount ?? 0
+        assertServiceThread()
+        return connections[id.rawValue]?.outbound.byteCount ?? 0
     }
 
     private func requestClose(_ connection: LWSServerConnection, code: UInt16, reason: String) {
@@ -458,7 +461,7 @@ final class LWSServer {
         // gone out in time. Once it has, lws waits for the peer's acknowledgement under its own timeout.
         let id = connection.id.rawValue
         connection.closeTimer = schedule(afterMilliseconds: configuration.closeTimeoutMilliseconds) {
-            [unowned self] in
+            [unowned self] _ in
             guard let connection = self.connections[id] else { return }
             connection.closeTimer = nil
             if connection.sentCloseCode == nil {
@@ -472,7 +475,7 @@ final class LWSServer {
 
     // MARK: - Timers
 
-    func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping () -> Void) -> TimerHandle {
+    func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping (WebServerLoop) -> Void) -> TimerHandle {
         assertServiceThread()
         lastTimerID += 1
         let id = lastTimerID
@@ -498,7 +501,7 @@ final class LWSServer {
         // libev has already stopped a one-shot timer before calling back: it may be freed.
         guard let entry = timers.removeValue(forKey: id) else { return }
         entry.timer.deallocate()
-        entry.work()
+        entry.work(WebServerLoop(self))
     }
 
     private func cancelAllTimers() {
@@ -566,7 +569,7 @@ final class LWSServer {
             if let timer = connection.closeTimer { cancel(timer) }
             // The server's code counts when it closed first, even if the peer never read the close frame.
             let code = connection.peerCloseCode ?? connection.sentCloseCode ?? connection.pendingClose?.code
-            delegate?.connectionClosed(connection.id, code: code)
+            delegate?.connectionClosed(connection.id, code: code, on: WebServerLoop(self))
             return 0
 
         case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
@@ -674,7 +677,7 @@ final class LWSServer {
         shim_lws_set_session_id(user, lastConnectionID)
         let connection = LWSServerConnection(id: ConnectionID(rawValue: lastConnectionID), wsi: wsi)
         connections[lastConnectionID] = connection
-        delegate?.connectionOpened(connection.id)
+        delegate?.connectionOpened(connection.id, on: WebServerLoop(self))
         return 0
     }
 
@@ -708,7 +711,7 @@ final class LWSServer {
             // Nothing waiting means no WRITEABLE is pending for this connection: the answer may go now.
             let wasIdle = connection.outbound.isEmpty
             answering = connection.id.rawValue
-            delegate?.connection(connection.id, received: message)
+            delegate?.connection(connection.id, received: message, on: WebServerLoop(self))
             answering = nil
             return writeAnswer(connection, wasIdle: wasIdle)
         }
@@ -790,7 +793,7 @@ final class LWSServer {
         connection.inbound = []
         connection.discardingInbound = true
         // The delegate may queue an error frame now; the close goes out after it.
-        delegate?.connection(connection.id, violated: violation)
+        delegate?.connection(connection.id, violated: violation, on: WebServerLoop(self))
         requestClose(connection, code: violation.closeCode, reason: violation.closeReason)
     }
 

@@ -37,7 +37,6 @@ public final class PlaygroundServer: @unchecked Sendable {
         configuration.maxMessageBytes = options.maxMessageBytes
         configuration.maxOutboundBytes = options.maxOutboundBytes
         server = try WebServer(configuration: configuration, delegate: host)
-        host.server = server
     }
 
     /// Raises the open-file limit as far as the process may, and lowers `--max-sessions` and
@@ -96,7 +95,6 @@ public final class PlaygroundServer: @unchecked Sendable {
 
     /// Serves until `stop()`; then closes every session with 1001 and flushes the logs.
     public func run() {
-        host.flushTracesEverySecond()
         server.run()
         host.flushTraces()
         host.log.flush()
