@@ -1,4 +1,5 @@
 import Foundation
+import LWSClient
 import Testing
 
 @testable import LWSTransport

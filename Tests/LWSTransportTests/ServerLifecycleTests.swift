@@ -1,3 +1,4 @@
+import LWSClient
 import Testing
 
 @testable import LWSTransport
@@ -26,7 +27,8 @@ import Testing
 
     @Test func stopBeforeRunReturnsAtOnce() throws {
         let delegate = RecordingDelegate()
-        var configuration = WebServerConfiguration(publicDirectory: Fixture.publicDirectory)
+        var configuration = WebServerConfiguration(
+            publicDirectory: Fixture.publicDirectory, subprotocol: TestServer.subprotocol)
         configuration.port = 0
         let server = try WebServer(configuration: configuration, delegate: delegate)
         server.stop()
@@ -45,7 +47,8 @@ import Testing
 
     @Test func portInUseThrowsAClearError() throws {
         let first = try TestServer()
-        var configuration = WebServerConfiguration(publicDirectory: Fixture.publicDirectory)
+        var configuration = WebServerConfiguration(
+            publicDirectory: Fixture.publicDirectory, subprotocol: TestServer.subprotocol)
         configuration.port = first.port
         // The reason goes through the log hook (watched here; other tests' lines may come too).
         let lines = Monitor<[String]>([])
@@ -63,7 +66,8 @@ import Testing
     }
 
     @Test func missingPublicDirectoryThrows() {
-        let configuration = WebServerConfiguration(publicDirectory: "/nonexistent/public")
+        let configuration = WebServerConfiguration(
+            publicDirectory: "/nonexistent/public", subprotocol: TestServer.subprotocol)
         #expect(throws: WebServerError.publicDirectoryMissing("/nonexistent/public")) {
             try WebServer(configuration: configuration, delegate: RecordingDelegate())
         }
@@ -157,7 +161,9 @@ import Testing
     @Test func publicDirectoryMustBeADirectory() {
         let file = Fixture.publicDirectory + "/index.html"
         #expect(throws: WebServerError.publicDirectoryMissing(file)) {
-            try WebServer(configuration: WebServerConfiguration(publicDirectory: file), delegate: RecordingDelegate())
+            try WebServer(
+                configuration: WebServerConfiguration(publicDirectory: file, subprotocol: TestServer.subprotocol),
+                delegate: RecordingDelegate())
         }
     }
 

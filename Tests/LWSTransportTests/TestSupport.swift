@@ -1,4 +1,5 @@
 import Foundation
+import LWSClient
 import Testing
 
 @testable import LWSTransport
@@ -137,6 +138,11 @@ final class RecordingDelegate: WebServerDelegate, Sendable {
 
 /// A ``WebServer`` on 127.0.0.1 with a free port, run on its own thread.
 final class TestServer: Sendable {
+    /// The subprotocol the test servers speak: the transport's tests know no product.
+    static let subprotocol = "lws-transport-test.v1"
+    /// The paths RecordingDelegate answers.
+    static let apiMounts = ["/api", "/healthz"]
+
     let server: WebServer
     let delegate: RecordingDelegate
     let port: Int
@@ -144,8 +150,10 @@ final class TestServer: Sendable {
     private let thread: ServiceThread
 
     init(_ configure: (inout WebServerConfiguration) -> Void = { _ in }) throws {
-        var configuration = WebServerConfiguration(publicDirectory: Fixture.publicDirectory)
+        var configuration = WebServerConfiguration(
+            publicDirectory: Fixture.publicDirectory, subprotocol: TestServer.subprotocol)
         configuration.port = 0
+        configuration.apiMounts = TestServer.apiMounts
         configure(&configuration)
         let delegate = RecordingDelegate()
         let server = try WebServer(configuration: configuration, delegate: delegate)
