@@ -8,7 +8,7 @@ let package = Package(
     ],
     targets: [
         // libwebsockets from Debian's libwebsockets-dev, on libev through lws's libev plugin (LWSEventLoop);
-        // only LWSTransport imports it.
+        // only LWSTransport and LWSClient import it, in their LWS* files.
         .systemLibrary(
             name: "CLibWebSockets",
             pkgConfig: "libwebsockets",
@@ -20,22 +20,25 @@ let package = Package(
         .target(name: "ScrollCore"),
         // The lab: simulated users, setting sweeps and property checks on ScrollCore's virtual clock.
         .target(name: "ScrollLab", dependencies: ["ScrollCore"]),
-        // HTTP + WebSocket server and client on libwebsockets: the one funnel for lws_* calls.
+        // HTTP + WebSocket server on libwebsockets; its lws plumbing (loop, inbox, write path) is `package` API.
         .target(name: "LWSTransport", dependencies: ["CLibWebSockets"]),
+        // WebSocket and raw HTTP clients on the transport's plumbing, for the tests and the bench, not the server.
+        .target(name: "LWSClient", dependencies: ["LWSTransport", "CLibWebSockets"]),
         // Sessions, event log sinks and the HTTP API, wired between ScrollCore and the transport.
         .target(
             name: "PlaygroundServer", dependencies: ["ScrollCore", "ScrollLab", "LWSTransport", "CommandLineOptions"]),
         .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer"]),
         // Benchmarks: measured, never asserted in tests.
-        .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore", "LWSTransport", "CommandLineOptions"]),
+        .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore", "LWSClient", "CommandLineOptions"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
         .testTarget(name: "ScrollLabTests", dependencies: ["ScrollLab", "ScrollCore"]),
-        .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport"]),
+        .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport", "LWSClient"]),
         .testTarget(
             name: "PlaygroundServerTests",
             dependencies: [
-                "PlaygroundServer", "LWSTransport", "CommandLineOptions", "scroll-playground", "scroll-bench",
+                "PlaygroundServer", "LWSTransport", "LWSClient", "CommandLineOptions", "scroll-playground",
+                "scroll-bench",
             ]
         ),
     ],

@@ -39,7 +39,7 @@ import CLibWebSockets
 ///
 /// ``destroy(_:)`` is the only way to destroy a context on this loop. Everything here runs on the thread
 /// that runs the loop, except ``wake(_:)``.
-final class LWSEventLoop {
+package final class LWSEventLoop {
     private let loop: OpaquePointer
     // lws reads the loop pointer from this array while it creates the context.
     private let foreignLoops: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -53,7 +53,7 @@ final class LWSEventLoop {
 
     /// A new, empty epoll loop.
     /// - Throws: ``WebServerError/contextCreationFailed`` if libev cannot create one (no epoll descriptor).
-    init() throws {
+    package init() throws {
         guard let loop = ev_loop_new(UInt32(EVBACKEND_EPOLL) | UInt32(EVFLAG_NOSIGMASK) | UInt32(EVFLAG_NOENV))
         else {
             LWSLog.report("cannot create a libev epoll loop: \(String(cString: strerror(errno)))")
@@ -81,7 +81,7 @@ final class LWSEventLoop {
     /// Makes the context created with `info` run on this loop. lws loads its libev plugin
     /// (`libwebsockets-evlib_ev.so` from its library directory) in `lws_create_context`, which returns nil
     /// if the plugin is missing.
-    func configure(_ info: inout lws_context_creation_info) {
+    package func configure(_ info: inout lws_context_creation_info) {
         info.options |= UInt64(LWS_SERVER_OPTION_LIBEV)
         info.foreign_loops = foreignLoops
         info.pcontext = contextSlot
@@ -89,7 +89,7 @@ final class LWSEventLoop {
 
     /// Waits for at least one event and handles everything ready (lws's callbacks and timers run inside):
     /// one pass, like `lws_service(context, 0)` on lws's own loop.
-    func runOnce() {
+    package func runOnce() {
         _ = ev_run(loop, Int32(EVRUN_ONCE))
     }
 
@@ -101,7 +101,7 @@ final class LWSEventLoop {
     }
 
     /// Starts waking `context` every ``heartbeatMilliseconds`` until ``destroy(_:)``.
-    func startHeartbeat(_ context: OpaquePointer) {
+    package func startHeartbeat(_ context: OpaquePointer) {
         heartbeat.pointee.owner = UnsafeMutableRawPointer(context)
         let seconds = Double(Self.heartbeatMilliseconds) / 1000
         shim_ev_timer_start(loop, heartbeat, seconds, seconds) { _, watcher, _ in
@@ -128,7 +128,7 @@ final class LWSEventLoop {
     /// open is closed (their CLOSED callbacks run inside, on this thread), then the context is freed. On a
     /// foreign loop lws 4.1.6 may stop after closing and want a second call once the loop has run
     /// (context.c); `pcontext` says whether it freed the context.
-    func destroy(_ context: OpaquePointer) {
+    package func destroy(_ context: OpaquePointer) {
         shim_ev_timer_stop(loop, heartbeat)
         contextSlot.pointee = context
         lws_context_destroy(context)

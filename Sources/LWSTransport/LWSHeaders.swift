@@ -4,7 +4,7 @@ import CLibWebSockets
 ///
 /// The header table belongs to the wsi and is only valid during the callback that delivers the
 /// request (HTTP, FILTER_*, CONFIRM_UPGRADE): copy values out, never keep pointers.
-enum LWSHeaders {
+package enum LWSHeaders {
     private static let methods: [(lws_token_indexes, String)] = [
         (WSI_TOKEN_GET_URI, "GET"), (WSI_TOKEN_POST_URI, "POST"), (WSI_TOKEN_HEAD_URI, "HEAD"),
         (WSI_TOKEN_PUT_URI, "PUT"), (WSI_TOKEN_PATCH_URI, "PATCH"), (WSI_TOKEN_DELETE_URI, "DELETE"),
@@ -12,7 +12,7 @@ enum LWSHeaders {
     ]
 
     /// The whole value of a header (all its fragments), or nil when absent.
-    static func value(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+    package static func value(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
         let length = Int(lws_hdr_total_length(wsi, token))
         guard length > 0 else { return nil }
         return copy(capacity: length + 1) { buffer, capacity in

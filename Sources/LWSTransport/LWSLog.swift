@@ -99,7 +99,7 @@ public enum LWSLog {
         }
     }
 
-    static func installIfNeeded() {
+    package static func installIfNeeded() {
         _ = installed
     }
 }

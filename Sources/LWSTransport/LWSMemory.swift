@@ -8,25 +8,27 @@
 ///
 /// lws does not copy these: everything allocated here must stay valid until after
 /// `lws_context_destroy` returns, and is freed by ``freeAll()`` only then.
-final class LWSMemory {
+package final class LWSMemory {
+    package init() {}
+
     private var blocks: [UnsafeMutableRawPointer] = []
 
     /// A NUL-terminated copy of `string` that lives until ``freeAll()``.
-    func cString(_ string: String) -> UnsafeMutablePointer<CChar> {
+    package func cString(_ string: String) -> UnsafeMutablePointer<CChar> {
         let copy = strdup(string)!
         blocks.append(UnsafeMutableRawPointer(copy))
         return copy
     }
 
     /// A zero-filled array of `count` values that lives until ``freeAll()``.
-    func zeroed<T>(_ type: T.Type, count: Int = 1) -> UnsafeMutablePointer<T> {
+    package func zeroed<T>(_ type: T.Type, count: Int = 1) -> UnsafeMutablePointer<T> {
         let raw = calloc(max(count, 1), MemoryLayout<T>.stride)!
         blocks.append(raw)
         return raw.bindMemory(to: T.self, capacity: max(count, 1))
     }
 
     /// Frees every block; call only after the context that used them is destroyed.
-    func freeAll() {
+    package func freeAll() {
         for block in blocks { free(block) }
         blocks.removeAll()
     }

@@ -6,10 +6,8 @@ import CLibWebSockets
 
 /// The libwebsockets side of ``WebServer``: owns the lws context, its C tables, the connections
 /// and the timers, and the ``FrontDoor`` whose connections it adopts. Everything but ``execute(_:)`` and
-/// ``stop()`` runs on the service thread.
-final class LWSServer {
-    /// Largest piece handed to one `lws_write`; bigger messages go out as several frames.
-    static let fragmentBytes = 32 * 1024
+/// ``stop()`` runs on the service thread: ``WebServer`` exposes the rest only through ``WebServerLoop``.
+final class LWSServer: LWSCallbackHandler {
 
     enum Phase {
         /// Created, `run()` not called yet.
@@ -24,14 +22,6 @@ final class LWSServer {
         case finished
     }
 
-    /// State shared with other threads (behind a mutex).
-    struct Shared {
-        var inbox: [@Sendable () -> Void] = []
-        var stopRequested = false
-        // Non-nil while lws_cancel_service may be called on it.
-        var context: CancellableContext?
-    }
-
     let configuration: WebServerConfiguration
     private(set) var port = 0
     var delegate: (any WebServerDelegate)?
@@ -40,14 +30,15 @@ final class LWSServer {
     private let hostPolicy: HostPolicy
     private let pathPolicy: StaticPathPolicy
     private let memory = LWSMemory()
-    // Scratch for one write: LWS_PRE bytes of headroom lws may use, then the payload.
-    private let scratch: UnsafeMutablePointer<UInt8>
-    private let scratchCapacity: Int
+    private let writer = LWSWriter()
     // The epoll loop the context runs on; it outlives the context.
     private let loop: LWSEventLoop
     private var context: OpaquePointer?
     private var vhost: OpaquePointer?
-    private let shared = Locked(Shared())
+    // What other threads hand the service thread: execute(_:)'s work, and stop().
+    private let inbox = LWSInbox<@Sendable (WebServerLoop) -> Void>()
+    // lws's way back to handle(_:_:_:_:_:); it lives as long as the server, so longer than the context.
+    private lazy var callbackRoute = LWSCallbackRoute(self)
     // Owns the listening socket; lws listens on nothing (its vhost is CONTEXT_PORT_NO_LISTEN_SERVER).
     private let door: FrontDoor
     private var adoptionScheduled = false
@@ -70,7 +61,7 @@ final class LWSServer {
 
     private struct ScheduledTimer {
         let timer: UnsafeMutablePointer<shim_ev_timer>
-        let work: () -> Void
+        let work: (WebServerLoop) -> Void
     }
 
     /// A dynamic HTTP response whose body is still being written (or, once written, still held by lws).
@@ -120,14 +111,7 @@ final class LWSServer {
             ),
             hostPolicy: hostPolicy)
         port = door.port
-        scratchCapacity = Int(SHIM_LWS_PRE) + Self.fragmentBytes
-        scratch = .allocate(capacity: scratchCapacity)
-        do {
-            loop = try LWSEventLoop()
-        } catch {
-            scratch.deallocate()
-            throw error
-        }
+        loop = try LWSEventLoop()
         do {
             try createContext()
         } catch {
@@ -142,7 +126,6 @@ final class LWSServer {
             phase = .destroying
             destroyContext()
         }
-        scratch.deallocate()
     }
 
     private static func validate(_ configuration: WebServerConfiguration) throws {
@@ -200,12 +183,12 @@ final class LWSServer {
     private func createContext() throws {
         let protocolName = memory.cString(configuration.subprotocol)
 
-        // The protocol array must outlive the context. The playground protocol is protocols[0]:
+        // The protocol array must outlive the context. The configured protocol is protocols[0]:
         // lws binds a WebSocket that names no subprotocol to protocols[0], and plain HTTP
         // (the file mount's filter callbacks) is also handled there.
         let protocols = memory.zeroed(lws_protocols.self, count: 2)
         protocols[0].name = UnsafePointer(protocolName)
-        protocols[0].callback = lwsServerCallback
+        protocols[0].callback = lwsRoutedCallback
         protocols[0].per_session_data_size = MemoryLayout<UInt64>.size
 
         // Mounts, their strings and the MIME list must outlive the context.
@@ -248,8 +231,8 @@ final class LWSServer {
 
         var contextInfo = lws_context_creation_info()
         contextInfo.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS)
-        // lws_context_user() hands this back in every callback; the server outlives its context.
-        contextInfo.user = Unmanaged.passUnretained(self).toOpaque()
+        // lws_context_user() hands this back in every callback; the route outlives the context.
+        contextInfo.user = callbackRoute.contextUser
         contextInfo.port = CONTEXT_PORT_NO_LISTEN
         // lws parses a request head into this buffer and drops the connection unanswered when it overflows
         // (parsers.c "Ran out of header data space"): keep it well above maxRequestHeaderBytes, which is
@@ -271,7 +254,8 @@ final class LWSServer {
         vhostInfo.port = CONTEXT_PORT_NO_LISTEN_SERVER
         vhostInfo.protocols = UnsafePointer(protocols)
         vhostInfo.mounts = UnsafePointer(mounts)
-        vhostInfo.vhost_name = UnsafePointer(memory.cString("scroll-playground"))
+        // Named only in lws's own log lines.
+        vhostInfo.vhost_name = UnsafePointer(memory.cString("default"))
         vhostInfo.retry_and_idle_policy = UnsafePointer(policy)
         vhostInfo.options = UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
         guard let vhost = lws_create_vhost(context, &vhostInfo) else {
@@ -279,7 +263,7 @@ final class LWSServer {
         }
         self.vhost = vhost
         loop.startHeartbeat(context)
-        shared.withLock { $0.context = CancellableContext(pointer: context) }
+        inbox.open(context)
     }
 
     /// MIME types by file suffix that lws 4.1.6's built-in table lacks (it answers 415 for an
@@ -296,7 +280,7 @@ final class LWSServer {
 
     private func destroyContext() {
         cancelAllTimers()
-        shared.withLock { $0.context = nil }  // from here execute() drops its work
+        inbox.close()  // from here execute() drops its work
         if let context {
             // Closes every connection left (their CLOSED callbacks run now, on this thread),
             // then frees the vhost; the mounts and protocols are freed only after this.
@@ -315,7 +299,8 @@ final class LWSServer {
         phase = .running
         let server = UnownedServer(server: self)
         // Called on the door's thread: execute() is thread-safe, and the work runs here.
-        door.start { server.server.execute { server.server.scheduleAdoption() } }
+        door.start { server.server.execute { _ in server.server.scheduleAdoption() } }
+        delegate?.serverStarted(on: WebServerLoop(self))
         drainInbox()
         while phase == .running, context != nil {
             loop.runOnce()
@@ -328,7 +313,7 @@ final class LWSServer {
             requestClose(connection, code: 1001, reason: "server shutting down")
         }
         if !connections.isEmpty, context != nil {
-            let grace = schedule(afterMilliseconds: configuration.shutdownGraceMilliseconds) { [unowned self] in
+            let grace = schedule(afterMilliseconds: configuration.shutdownGraceMilliseconds) { [unowned self] _ in
                 self.graceExpired = true
             }
             while !connections.isEmpty, !graceExpired {
@@ -337,7 +322,7 @@ final class LWSServer {
             cancel(grace)
         }
         // Close the inbox, then run what it still holds: work is dropped only if it arrives later.
-        shared.withLock { $0.context = nil }
+        inbox.close()
         drainInbox()
         phase = .destroying
         destroyContext()
@@ -353,7 +338,7 @@ final class LWSServer {
     private func scheduleAdoption() {
         guard !adoptionScheduled, phase == .running else { return }
         adoptionScheduled = true
-        _ = schedule(afterMilliseconds: 0) { [unowned self] in
+        _ = schedule(afterMilliseconds: 0) { [unowned self] _ in
             self.adoptionScheduled = false
             self.adoptHandoffs()
         }
@@ -383,40 +368,25 @@ final class LWSServer {
     var adoptedConnectionCount: Int { door.handedOnCount }
 
     func stop() {
-        shared.withLock { shared in
-            shared.stopRequested = true
-            // Only lws_cancel_service is safe from another thread; it wakes the loop with
-            // LWS_CALLBACK_EVENT_WAIT_CANCELLED on the service thread.
-            if let context = shared.context { lws_cancel_service(context.pointer) }
-        }
+        inbox.requestStop()
     }
 
-    func execute(_ work: @escaping @Sendable () -> Void) {
-        shared.withLock { shared in
-            guard let context = shared.context else { return }
-            // One wake-up per batch: a non-empty inbox already has a cancel pending that will
-            // drain this work too.
-            let wake = shared.inbox.isEmpty
-            shared.inbox.append(work)
-            if wake { lws_cancel_service(context.pointer) }
-        }
+    func execute(_ work: @escaping @Sendable (WebServerLoop) -> Void) {
+        _ = inbox.submit(work)
     }
 
     // Several cancels can collapse into one callback: take the whole inbox each time.
     private func drainInbox() {
-        let (work, stopRequested) = shared.withLock { shared in
-            let work = shared.inbox
-            shared.inbox.removeAll()
-            return (work, shared.stopRequested)
-        }
-        for item in work { item() }
+        let (work, stopRequested) = inbox.take()
+        for item in work { item(WebServerLoop(self)) }
         if stopRequested, phase == .running { phase = .draining }
     }
 
+    // WebServerLoop only exists on the service thread; this catches one smuggled off it (debug builds).
     func assertServiceThread() {
         assert(
             serviceThread.map { pthread_equal($0, pthread_self()) != 0 } ?? true,
-            "WebServer: call this on the service thread (use execute(_:) from other threads)"
+            "WebServerLoop used off the service thread (use WebServer.execute(_:) from other threads)"
         )
     }
 
@@ -447,7 +417,8 @@ final class LWSServer {
     }
 
     func outboundBytes(of id: ConnectionID) -> Int {
-        connections[id.rawValue]?.outbound.byteCount ?? 0
+        assertServiceThread()
+        return connections[id.rawValue]?.outbound.byteCount ?? 0
     }
 
     private func requestClose(_ connection: LWSServerConnection, code: UInt16, reason: String) {
@@ -458,7 +429,7 @@ final class LWSServer {
         // gone out in time. Once it has, lws waits for the peer's acknowledgement under its own timeout.
         let id = connection.id.rawValue
         connection.closeTimer = schedule(afterMilliseconds: configuration.closeTimeoutMilliseconds) {
-            [unowned self] in
+            [unowned self] _ in
             guard let connection = self.connections[id] else { return }
             connection.closeTimer = nil
             if connection.sentCloseCode == nil {
@@ -472,7 +443,7 @@ final class LWSServer {
 
     // MARK: - Timers
 
-    func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping () -> Void) -> TimerHandle {
+    func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping (WebServerLoop) -> Void) -> TimerHandle {
         assertServiceThread()
         lastTimerID += 1
         let id = lastTimerID
@@ -498,7 +469,7 @@ final class LWSServer {
         // libev has already stopped a one-shot timer before calling back: it may be freed.
         guard let entry = timers.removeValue(forKey: id) else { return }
         entry.timer.deallocate()
-        entry.work()
+        entry.work(WebServerLoop(self))
     }
 
     private func cancelAllTimers() {
@@ -511,7 +482,7 @@ final class LWSServer {
 
     // MARK: - Callback dispatch
 
-    fileprivate func handle(
+    func handle(
         _ wsi: OpaquePointer,
         _ reason: lws_callback_reasons,
         _ user: UnsafeMutableRawPointer?,
@@ -554,7 +525,7 @@ final class LWSServer {
 
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let connection = connection(user) else { return 0 }
-            return writeable(connection)
+            return writer.writeable(connection.wsi, connection)
 
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             guard let connection = connection(user) else { return 0 }
@@ -566,7 +537,7 @@ final class LWSServer {
             if let timer = connection.closeTimer { cancel(timer) }
             // The server's code counts when it closed first, even if the peer never read the close frame.
             let code = connection.peerCloseCode ?? connection.sentCloseCode ?? connection.pendingClose?.code
-            delegate?.connectionClosed(connection.id, code: code)
+            delegate?.connectionClosed(connection.id, code: code, on: WebServerLoop(self))
             return 0
 
         case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
@@ -663,7 +634,7 @@ final class LWSServer {
     private func refuse(_ wsi: OpaquePointer, status: Int, _ text: String) -> Int32 {
         let response = HTTPResponse.text(text, status: status)
         guard writeHeaders(wsi, response, closing: true) else { return -1 }
-        _ = write(wsi, response.body[...], protocol: LWS_WRITE_HTTP_FINAL)
+        _ = writer.write(wsi, response.body[...], protocol: LWS_WRITE_HTTP_FINAL)
         return 1
     }
 
@@ -674,7 +645,7 @@ final class LWSServer {
         shim_lws_set_session_id(user, lastConnectionID)
         let connection = LWSServerConnection(id: ConnectionID(rawValue: lastConnectionID), wsi: wsi)
         connections[lastConnectionID] = connection
-        delegate?.connectionOpened(connection.id)
+        delegate?.connectionOpened(connection.id, on: WebServerLoop(self))
         return 0
     }
 
@@ -708,7 +679,7 @@ final class LWSServer {
             // Nothing waiting means no WRITEABLE is pending for this connection: the answer may go now.
             let wasIdle = connection.outbound.isEmpty
             answering = connection.id.rawValue
-            delegate?.connection(connection.id, received: message)
+            delegate?.connection(connection.id, received: message, on: WebServerLoop(self))
             answering = nil
             return writeAnswer(connection, wasIdle: wasIdle)
         }
@@ -727,7 +698,7 @@ final class LWSServer {
     /// own output list and lws_write still returns the whole length (output.c); lws then holds back
     /// WRITEABLE callbacks until it has drained that list itself, and raises one WRITEABLE when it has, asked
     /// for or not. A second lws_write while bytes are held is appended in order but returns only what was
-    /// drained, which ``write(_:_:protocol:)`` would take for a failure: so nothing is written here while
+    /// drained, which ``LWSWriter/write(_:_:protocol:)`` would take for a failure: so nothing is written here while
     /// `lws_partial_buffered`, and the rest waits for WRITEABLE. `lws_send_pipe_choked` would also poll()
     /// the socket, a system call per answer; a socket that takes nothing is simply held by lws on the first
     /// write, and counts as choked from then.
@@ -737,9 +708,9 @@ final class LWSServer {
         // A close asked for meanwhile goes out on WRITEABLE, after the queue (requestClose asked for it).
         if wasIdle, connection.pendingClose == nil {
             while lws_partial_buffered(wsi) == 0,
-                let fragment = connection.outbound.nextFragment(maxBytes: Self.fragmentBytes)
+                let fragment = connection.outbound.nextFragment(maxBytes: LWSWriter.fragmentBytes)
             {
-                guard write(wsi, fragment) else { return -1 }
+                guard writer.write(wsi, fragment) else { return -1 }
             }
         }
         if !connection.outbound.isEmpty { lws_callback_on_writable(wsi) }
@@ -758,22 +729,12 @@ final class LWSServer {
         return nil
     }
 
-    /// The peer's close frame (its payload in `payload`): recorded and echoed if valid, else answered with
-    /// 1002 (a 1-byte payload or a code RFC 6455 §7.4 does not allow) or 1007 (a reason that is not UTF-8).
-    ///
-    /// lws has already replaced codes below 1000, 1004-1006 and 1012-2999 with 1002 in `payload`, which it
-    /// then echoes; it lets 1-byte payloads, codes from 5000 up and any reason through.
+    /// The peer's close frame (its payload in `payload`): recorded and echoed if valid, else answered as
+    /// ``PeerCloseFrame/violation`` says.
     private func peerClosed(_ connection: LWSServerConnection, _ payload: UnsafeRawBufferPointer?) -> Int32 {
-        guard let payload, !payload.isEmpty else { return 0 }  // no status code: allowed
-        guard payload.count >= 2 else { return fail(connection, code: 1002, reason: "close payload of 1 byte") }
-        let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
-        guard (1000...1003).contains(code) || (1007...1011).contains(code) || (3000...4999).contains(code) else {
-            return fail(connection, code: 1002, reason: "invalid close code \(code)")
-        }
-        guard String(validating: payload[2...], as: UTF8.self) != nil else {
-            return fail(connection, code: 1007, reason: "close reason is not UTF-8")
-        }
-        connection.peerCloseCode = code
+        let frame = PeerCloseFrame(payload: payload)
+        if let violation = frame.violation { return fail(connection, code: violation.code, reason: violation.reason) }
+        if let code = frame.code { connection.peerCloseCode = code }
         return 0  // lws echoes the close frame
     }
 
@@ -790,49 +751,8 @@ final class LWSServer {
         connection.inbound = []
         connection.discardingInbound = true
         // The delegate may queue an error frame now; the close goes out after it.
-        delegate?.connection(connection.id, violated: violation)
+        delegate?.connection(connection.id, violated: violation, on: WebServerLoop(self))
         requestClose(connection, code: violation.closeCode, reason: violation.closeReason)
-    }
-
-    private func writeable(_ connection: LWSServerConnection) -> Int32 {
-        let wsi = connection.wsi
-        if let fragment = connection.outbound.nextFragment(maxBytes: Self.fragmentBytes) {
-            guard write(wsi, fragment) else { return -1 }
-            if !connection.outbound.isEmpty || connection.pendingClose != nil {
-                lws_callback_on_writable(wsi)
-            }
-            return 0
-        }
-        if let close = connection.pendingClose, connection.sentCloseCode == nil {
-            // lws may still raise WRITEABLE while it awaits the peer's close ack; returning -1
-            // again then would kill the connection before the ack (and the peer would see a reset).
-            connection.sentCloseCode = close.code
-            LWSCloseReason.set(wsi, code: close.code, reason: close.reason)
-            return -1
-        }
-        return 0  // spurious WRITEABLE: nothing queued
-    }
-
-    /// One WebSocket frame of a queued message; false if lws reports a failed write.
-    private func write(_ wsi: OpaquePointer, _ fragment: OutboundQueue.Fragment) -> Bool {
-        let flags = lws_write_ws_flags(
-            Int32((fragment.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT).rawValue),
-            fragment.isFirst ? 1 : 0,
-            fragment.isLast ? 1 : 0
-        )
-        return write(wsi, fragment.bytes, protocol: lws_write_protocol(rawValue: UInt32(flags)))
-    }
-
-    /// One lws_write of `bytes` with LWS_PRE headroom; false if lws reports a failed write.
-    private func write(_ wsi: OpaquePointer, _ bytes: ArraySlice<UInt8>, protocol kind: lws_write_protocol) -> Bool {
-        precondition(bytes.count <= Self.fragmentBytes)
-        let payload = scratch + Int(SHIM_LWS_PRE)
-        bytes.withUnsafeBufferPointer { source in
-            if let base = source.baseAddress { payload.update(from: base, count: source.count) }
-        }
-        // lws may write frame headers into the LWS_PRE bytes before `payload`.
-        let written = lws_write(wsi, payload, bytes.count, kind)
-        return written >= bytes.count
     }
 
     // MARK: - HTTP API
@@ -872,9 +792,9 @@ final class LWSServer {
         var pending = PendingHTTPResponse(
             wsi: wsi, request: request ?? HTTPRequest(method: "GET", path: ""), status: response.status,
             body: request?.method == "HEAD" ? [] : response.body)
-        if pending.body.count <= Self.fragmentBytes {
+        if pending.body.count <= LWSWriter.fragmentBytes {
             if !pending.body.isEmpty {
-                guard write(wsi, pending.body[...], protocol: LWS_WRITE_HTTP_FINAL) else { return -1 }
+                guard writer.write(wsi, pending.body[...], protocol: LWS_WRITE_HTTP_FINAL) else { return -1 }
             }
             pending.written = pending.body.count
             return closeWhenWritten(wsi, id, pending)
@@ -919,8 +839,8 @@ final class LWSServer {
     }
 
     private func writeHeaders(_ wsi: OpaquePointer, _ response: HTTPResponse, closing: Bool = false) -> Bool {
-        let start = scratch + Int(SHIM_LWS_PRE)
-        let end = scratch + scratchCapacity
+        let start = writer.payloadStart
+        let end = writer.payloadEnd
         var position: UnsafeMutablePointer<UInt8>? = start
         // Adds the status line, server, content-type, content-length and (with
         // HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE) the security headers.
@@ -945,10 +865,10 @@ final class LWSServer {
     private func httpWriteable(_ wsi: OpaquePointer, _ id: UInt64) -> Int32 {
         guard var pending = httpResponses[id] else { return 0 }
         if pending.written == pending.body.count { return closeWhenWritten(wsi, id, pending) }
-        let end = min(pending.body.count, pending.written + Self.fragmentBytes)
+        let end = min(pending.body.count, pending.written + LWSWriter.fragmentBytes)
         let isLast = end == pending.body.count
         guard
-            write(
+            writer.write(
                 wsi, pending.body[pending.written..<end],
                 protocol: isLast ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP
             )
@@ -969,15 +889,8 @@ private struct UnownedServer: @unchecked Sendable {
     unowned(unsafe) let server: LWSServer
 }
 
-/// An lws context pointer handed to other threads for `lws_cancel_service` only, the one lws
-/// call that is safe off the service thread (and only while the context exists, which the
-/// mutex around it guarantees).
-struct CancellableContext: @unchecked Sendable {
-    let pointer: OpaquePointer
-}
-
 /// One open WebSocket on the server.
-final class LWSServerConnection {
+final class LWSServerConnection: LWSWebSocketOutput {
     let id: ConnectionID
     // Valid until LWS_CALLBACK_CLOSED, when the connection leaves the table.
     let wsi: OpaquePointer
@@ -996,21 +909,6 @@ final class LWSServerConnection {
         self.id = id
         self.wsi = wsi
     }
-}
-
-// lws calls back with no closure context: the server is found through lws_context_user().
-private func lwsServerCallback(
-    _ wsi: OpaquePointer?,
-    _ reason: lws_callback_reasons,
-    _ user: UnsafeMutableRawPointer?,
-    _ input: UnsafeMutableRawPointer?,
-    _ length: Int
-) -> Int32 {
-    guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else {
-        return lws_callback_http_dummy(wsi, reason, user, input, length)
-    }
-    let server = Unmanaged<LWSServer>.fromOpaque(owner).takeUnretainedValue()
-    return server.handle(wsi, reason, user, input, length)
 }
 
 // The watcher is the first member of shim_ev_timer, which carries the owning server and the timer id.

@@ -4,14 +4,14 @@
 
 /// A value behind a mutex with a condition variable, for waits that end on a condition or a
 /// deadline (never on a sleep).
-final class Monitor<State>: @unchecked Sendable {
+package final class Monitor<State>: @unchecked Sendable {
     // @unchecked: `state` is only touched with `mutex` held. The pthread objects live in
     // allocated memory because they must never move.
     private var state: State
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
@@ -29,7 +29,7 @@ final class Monitor<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with the state locked and wakes every waiter afterwards.
-    func update<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func update<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer {
             pthread_cond_broadcast(condition)
@@ -40,7 +40,7 @@ final class Monitor<State>: @unchecked Sendable {
 
     /// Waits until `body` returns non-nil (checked under the lock each time the state changes)
     /// or `timeout` passes; nil on timeout.
-    func wait<Result>(timeout: Duration, _ body: (inout State) -> Result?) -> Result? {
+    package func wait<Result>(timeout: Duration, _ body: (inout State) -> Result?) -> Result? {
         let deadline = Self.monotonicNow() + Self.nanoseconds(timeout)
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -3,7 +3,7 @@
 /// A message with a coalescing key that has not started to go out is dropped when a newer message with
 /// the same key is queued, and the newer one goes last (the newest `state` wins, and it never overtakes
 /// the `items` queued before it); messages without a key are never dropped or reordered.
-struct OutboundQueue {
+package struct OutboundQueue {
     /// One queued message.
     struct Message {
         var bytes: [UInt8]
@@ -16,11 +16,11 @@ struct OutboundQueue {
     }
 
     /// One piece of a message to pass to a single write.
-    struct Fragment: Equatable {
-        var bytes: ArraySlice<UInt8>
-        var isBinary: Bool
-        var isFirst: Bool
-        var isLast: Bool
+    package struct Fragment: Equatable {
+        package var bytes: ArraySlice<UInt8>
+        package var isBinary: Bool
+        package var isFirst: Bool
+        package var isLast: Bool
     }
 
     private var storage: [Message] = []
@@ -30,11 +30,13 @@ struct OutboundQueue {
     // Absolute index in `storage` of the replaceable message for each key.
     private var replaceable: [String: Int] = [:]
 
+    package init() {}
+
     /// Bytes queued and not yet handed out.
     private(set) var byteCount = 0
 
     /// True when nothing is waiting.
-    var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
     /// Number of queued messages (including one partly handed out).
     var count: Int { storage.count - head - droppedCount }
@@ -44,7 +46,7 @@ struct OutboundQueue {
 
     /// Queues a message last, dropping the unsent message with the same key. Returns true if it dropped one.
     @discardableResult
-    mutating func enqueue(_ bytes: [UInt8], isBinary: Bool = false, coalescingKey: String? = nil) -> Bool {
+    package mutating func enqueue(_ bytes: [UInt8], isBinary: Bool = false, coalescingKey: String? = nil) -> Bool {
         var replaced = false
         if let key = coalescingKey, let index = replaceable[key] {
             byteCount -= storage[index].bytes.count
@@ -61,7 +63,7 @@ struct OutboundQueue {
     }
 
     /// Takes the next fragment of at most `maxBytes` bytes, or nil when the queue is empty.
-    mutating func nextFragment(maxBytes: Int) -> Fragment? {
+    package mutating func nextFragment(maxBytes: Int) -> Fragment? {
         precondition(maxBytes > 0)
         while head < storage.count, storage[head].isDropped {
             head += 1

@@ -3,7 +3,7 @@
 #endif
 
 /// A joinable POSIX thread running one closure (an lws service loop).
-final class ServiceThread: @unchecked Sendable {
+package final class ServiceThread: @unchecked Sendable {
     // @unchecked: `thread` is written once in init, then only read by join().
     private var thread = pthread_t()
     private let joined = Monitor(false)
@@ -14,7 +14,7 @@ final class ServiceThread: @unchecked Sendable {
     }
 
     /// Starts the thread.
-    init(_ body: @escaping @Sendable () -> Void) {
+    package init(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         let result = pthread_create(
             &thread, nil,
@@ -27,10 +27,10 @@ final class ServiceThread: @unchecked Sendable {
     }
 
     /// True when called on this thread.
-    var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+    package var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
 
     /// Waits for the closure to return (once; later calls return at once).
-    func join() {
+    package func join() {
         let first = joined.update { joined in
             defer { joined = true }
             return !joined

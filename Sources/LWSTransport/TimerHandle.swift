@@ -1,4 +1,4 @@
-/// Identifies a timer made by ``WebServer/schedule(afterMilliseconds:_:)`` so it can be cancelled.
+/// Identifies a timer made by ``WebServerLoop/schedule(afterMilliseconds:_:)`` so it can be cancelled.
 public struct TimerHandle: Hashable, Sendable {
     let rawValue: UInt64
 }

@@ -1,11 +1,13 @@
 /// An HTTP + WebSocket server on one port, on libwebsockets: static files, a JSON API routed to
 /// a delegate, and text WebSockets.
 ///
-/// Confined to the service thread (the thread that calls ``run()``; before that, the thread that
-/// created it) except ``stop()`` and ``execute(_:)``, which any thread may call.
+/// This handle is `Sendable` and has only what any thread may do: ``run()``, ``stop()`` and
+/// ``execute(_:)``. Sending, closing and timers belong to ``WebServerLoop``, which exists only on the
+/// service thread (the thread inside ``run()``).
 public final class WebServer: @unchecked Sendable {
-    // @unchecked: all mutable state is confined to the service thread (asserted in debug builds);
-    // stop() and execute(_:) go through a mutex and lws_cancel_service.
+    // @unchecked: the core's mutable state is reached only from the service thread, through run() and the
+    // WebServerLoop values it hands out there; stop() and execute(_:) go through a mutex and
+    // lws_cancel_service.
     private let core: LWSServer
 
     /// Binds the listening socket and prepares the server; serving starts with ``run()``.
@@ -22,9 +24,10 @@ public final class WebServer: @unchecked Sendable {
     /// The port actually bound (differs from the configured one when that was 0). Thread-safe.
     public var port: Int { core.port }
 
-    /// Services the event loop on the calling thread until ``stop()``; then closes every WebSocket
-    /// with 1001 (waiting at most ``WebServerConfiguration/shutdownGraceMilliseconds`` for the
-    /// closing handshakes), reports each to the delegate and destroys the context on this thread.
+    /// Services the event loop on the calling thread (the service thread from then on) until ``stop()``;
+    /// then closes every WebSocket with 1001 (waiting at most
+    /// ``WebServerConfiguration/shutdownGraceMilliseconds`` for the closing handshakes), reports each to
+    /// the delegate and destroys the context on this thread. Call it once.
     public func run() {
         core.run()
     }
@@ -34,39 +37,10 @@ public final class WebServer: @unchecked Sendable {
         core.stop()
     }
 
-    /// Runs `work` on the service thread soon. Thread-safe. Work arriving after the context is
-    /// destroyed is dropped.
-    public func execute(_ work: @escaping @Sendable () -> Void) {
+    /// Runs `work` on the service thread soon, with the loop. Thread-safe; work given before ``run()``
+    /// runs when it starts. Work arriving after the context is destroyed is dropped.
+    public func execute(_ work: @escaping @Sendable (WebServerLoop) -> Void) {
         core.execute(work)
-    }
-
-    /// Queues a text message last. An unwritten message with the same `coalescingKey` is dropped, so
-    /// only the newest is sent and it never overtakes what was queued before it; messages without a key
-    /// are never dropped. Unknown or closing connections are ignored.
-    public func send(_ text: [UInt8], to id: ConnectionID, coalescingKey: String? = nil) {
-        core.send(text, to: id, coalescingKey: coalescingKey)
-    }
-
-    /// Closes a connection with `code` and `reason` once the messages queued before are written.
-    public func close(_ id: ConnectionID, code: UInt16, reason: String) {
-        core.close(id, code: code, reason: reason)
-    }
-
-    /// Runs `work` on the service thread after `ms` milliseconds unless cancelled first.
-    @discardableResult
-    public func schedule(afterMilliseconds ms: Int, _ work: @escaping () -> Void) -> TimerHandle {
-        core.schedule(afterMilliseconds: ms, work)
-    }
-
-    /// Cancels a timer that has not fired; does nothing otherwise.
-    public func cancel(_ timer: TimerHandle) {
-        core.cancel(timer)
-    }
-
-    /// Bytes queued for `id` and not yet handed to the socket (0 for unknown connections).
-    public func outboundBytes(of id: ConnectionID) -> Int {
-        core.assertServiceThread()
-        return core.outboundBytes(of: id)
     }
 
     /// Connections the front door handed to libwebsockets and libwebsockets has not closed yet. Thread-safe.

@@ -1,4 +1,5 @@
-/// Everything ``WebServer`` needs to listen, serve files and accept WebSockets.
+/// Everything ``WebServer`` needs to listen, serve files and accept WebSockets. What is the product's (its
+/// subprotocol, its API paths) the application says; the defaults are the transport's own.
 public struct WebServerConfiguration: Sendable {
     /// The address to listen on: an IPv4/IPv6 address, `"localhost"`, or `"0.0.0.0"`/`"::"` for all.
     public var host: String = "127.0.0.1"
@@ -9,7 +10,7 @@ public struct WebServerConfiguration: Sendable {
     /// The only path that accepts WebSocket upgrades.
     public var webSocketPath: String = "/ws"
     /// The WebSocket subprotocol; clients naming no subprotocol land on it too.
-    public var subprotocol: String = "scroll-playground.v1"
+    public var subprotocol: String
     /// Origins accepted besides no `Origin` header and the server's own (`"http://" + Host`).
     public var allowedOrigins: [String] = []
     /// The largest inbound message, in bytes, before ``InboundViolation/tooLarge``.
@@ -30,8 +31,9 @@ public struct WebServerConfiguration: Sendable {
     /// How long ``WebServer/run()`` waits, after ``WebServer/stop()``, for clients to finish the
     /// 1001 closing handshake before it destroys the context anyway.
     public var shutdownGraceMilliseconds: Int = 2_000
-    /// URL path prefixes routed to ``WebServerDelegate/handle(_:)`` instead of the file mount.
-    public var apiMounts: [String] = ["/api", "/healthz"]
+    /// URL path prefixes routed to ``WebServerDelegate/handle(_:)`` instead of the file mount (e.g. `/api`);
+    /// none by default.
+    public var apiMounts: [String] = []
     /// How long an HTTP answer may wait for its reader: every write of a dynamic answer restarts this
     /// clock, so a reader that keeps reading gets the whole answer however slowly it reads; one that
     /// reads nothing for this long is dropped and reported (``WebServerDelegate/httpResponseDropped(_:)``).
@@ -54,8 +56,10 @@ public struct WebServerConfiguration: Sendable {
     /// `RLIMIT_NOFILE` minus this many, so it never runs into `EMFILE`; see ``FileDescriptorLimit``.
     public var reservedFileDescriptors: Int = 64
 
-    /// A configuration serving `publicDirectory`, with defaults for everything else.
-    public init(publicDirectory: String) {
+    /// A configuration serving `publicDirectory` and accepting WebSockets that speak `subprotocol`, with
+    /// defaults for everything else.
+    public init(publicDirectory: String, subprotocol: String) {
         self.publicDirectory = publicDirectory
+        self.subprotocol = subprotocol
     }
 }

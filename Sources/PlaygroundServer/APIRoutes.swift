@@ -4,6 +4,8 @@ import ScrollCore
 
 /// `GET /healthz`, `/api/sessions` and `/api/events`.
 enum APIRoutes {
+    /// The path prefixes the transport routes here; every other path is a file of the page.
+    static let mounts = ["/api", "/healthz"]
     /// The most events one `/api/events` answer holds.
     static let maxEventsPerRequest = 10_000
     /// The most bytes of events one `/api/events` answer holds (at least one event): building and writing

@@ -9,6 +9,9 @@ public final class PlaygroundServer: @unchecked Sendable {
     /// The version written into traces and shown by `--version`.
     public static let version = "0.1.0"
 
+    /// The WebSocket subprotocol of the playground protocol (docs/protocol.md); the page names it too.
+    public static let subprotocol = "scroll-playground.v1"
+
     private let server: WebServer
     private let host: SessionHost
 
@@ -27,7 +30,9 @@ public final class PlaygroundServer: @unchecked Sendable {
             terminal: options.terminalFormat, ringCapacity: options.eventRingCapacity,
             ringByteCapacity: options.eventRingBytes, logDirectory: options.logDirectory)
         host = SessionHost(options: options, log: log)
-        var configuration = WebServerConfiguration(publicDirectory: options.publicDirectory)
+        var configuration = WebServerConfiguration(
+            publicDirectory: options.publicDirectory, subprotocol: Self.subprotocol)
+        configuration.apiMounts = APIRoutes.mounts
         configuration.host = options.host
         configuration.port = options.port
         configuration.allowedOrigins = options.allowedOrigins
@@ -37,7 +42,6 @@ public final class PlaygroundServer: @unchecked Sendable {
         configuration.maxMessageBytes = options.maxMessageBytes
         configuration.maxOutboundBytes = options.maxOutboundBytes
         server = try WebServer(configuration: configuration, delegate: host)
-        host.server = server
     }
 
     /// Raises the open-file limit as far as the process may, and lowers `--max-sessions` and
@@ -96,7 +100,6 @@ public final class PlaygroundServer: @unchecked Sendable {
 
     /// Serves until `stop()`; then closes every session with 1001 and flushes the logs.
     public func run() {
-        host.flushTracesEverySecond()
         server.run()
         host.flushTraces()
         host.log.flush()

@@ -15,11 +15,11 @@ enum ForkTraceChunk {
 extension SessionHost {
     /// Keeps a piece of a parent trace sent before `hello`; refuses a piece without `text` or past
     /// ``ForkTraceChunk/maxBytes`` (what was sent so far is then dropped).
-    func receiveForkTrace(_ text: [UInt8], on id: ConnectionID, at time: Int64) {
+    func receiveForkTrace(_ text: [UInt8], on id: ConnectionID, at time: Int64, loop: WebServerLoop) {
         guard let piece = (try? JSONParser.parse(text))?.object?["text"]?.string else {
             refuse(
                 ProtocolError(.badMessage, "field \"text\" must be a string (a piece of the parent trace)"), on: id,
-                at: time)
+                at: time, loop: loop)
             return
         }
         let received = (forkUploads[id]?.count ?? 0) + piece.utf8.count
@@ -27,7 +27,7 @@ extension SessionHost {
             forkUploads[id] = nil
             refuse(
                 ProtocolError(.badMessage, "a parent trace is limited to \(ForkTraceChunk.maxBytes) bytes"), on: id,
-                at: time)
+                at: time, loop: loop)
             return
         }
         forkUploads[id, default: []] += piece.utf8
@@ -39,19 +39,19 @@ extension SessionHost {
     /// source and limits, so a replay rebuilds the same state), a `fork` reference, and the parent's lines
     /// up to the moment with the decisions they make; its clock continues the parent's, so
     /// `replay` of the fork reproduces it exactly. Nothing is created when the fork is refused.
-    func openFork(_ fork: ForkRequest, hello: Hello, on id: ConnectionID, reading: Int64) {
+    func openFork(_ fork: ForkRequest, hello: Hello, on id: ConnectionID, reading: Int64, loop: WebServerLoop) {
         let now = reading / 1_000_000
         guard let upload = forkUploads.removeValue(forKey: id), !upload.isEmpty else {
             refuse(
                 ProtocolError(.badMessage, "a fork needs its parent trace: send it in forkTrace messages before hello"),
-                on: id, at: now)
+                on: id, at: now, loop: loop)
             return
         }
         let parent: Trace
         do {
             parent = try Trace.parse(String(decoding: upload, as: UTF8.self))
         } catch {
-            refuse(ProtocolError(.badMessage, "the parent trace cannot be read: \(error)"), on: id, at: now)
+            refuse(ProtocolError(.badMessage, "the parent trace cannot be read: \(error)"), on: id, at: now, loop: loop)
             return
         }
         let sessionID = SessionID(number: nextSessionNumber)
@@ -61,7 +61,7 @@ extension SessionHost {
             let opened = parent.lines.first.map { " (its hello is at t=\($0.t))" } ?? ""
             refuse(
                 ProtocolError(.badMessage, "field \"fork.at\" is before the parent's session opened\(opened)"), on: id,
-                at: now)
+                at: now, loop: loop)
             return
         }
         // The settings asked for are applied after the rebuild; refused now, not half-way through.
@@ -69,7 +69,7 @@ extension SessionHost {
         do {
             try probe.apply(hello.config)
         } catch {
-            refuse(ProtocolError(.badMessage, error.description, field: error.field), on: id, at: now)
+            refuse(ProtocolError(.badMessage, error.description, field: error.field), on: id, at: now, loop: loop)
             return
         }
 
@@ -87,11 +87,11 @@ extension SessionHost {
         hosted.clockOffset = now - fork.at
         sessions[sessionID] = hosted
         links[id]?.session = sessionID
-        accept(hosted, on: id)
+        accept(hosted, on: id, loop: loop)
         // Timers the parent had asked for still run, as far from the moment as they were.
         for pending in rebuilt.pendingTimers {
             let delay = Int(max(0, pending.due - fork.at))
-            perform([.schedule(pending.timer, afterMilliseconds: delay)], for: hosted, at: fork.at)
+            perform([.schedule(pending.timer, afterMilliseconds: delay)], for: hosted, at: fork.at, loop: loop)
         }
         var inputs = [Array(#"{"type":"hello","version":1,"resume":"fork"}"#.utf8)]
         if !hello.config.isEmpty {
@@ -102,7 +102,7 @@ extension SessionHost {
         for input in inputs {
             hosted.trace?.recordInput(input, isJSON: true, at: fork.at)
             let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(input) }
-            handle(.message(decoded), on: hosted, at: fork.at)
+            handle(.message(decoded), on: hosted, at: fork.at, loop: loop)
         }
     }
 

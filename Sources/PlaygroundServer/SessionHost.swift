@@ -7,7 +7,7 @@ import Synchronization
 /// effects (sends, timers on the libwebsockets loop, the event log). Also keeps sessions through a
 /// disconnect for the resume grace.
 ///
-/// Confined to the service thread, like the `WebServer` that calls it.
+/// Confined to the service thread: the server calls it there, with the `WebServerLoop` it acts through.
 final class SessionHost: WebServerDelegate {
     /// One session and what the transport holds for it.
     final class Hosted {
@@ -39,8 +39,6 @@ final class SessionHost: WebServerDelegate {
 
     let options: PlaygroundOptions
     let log: EventLog
-    /// Set once, right after the server is made (the server needs its delegate first).
-    var server: WebServer!
     /// Set from any thread when the server is stopping: closes are then not resumable.
     let isShuttingDown = Atomic<Bool>(false)
 
@@ -101,10 +99,14 @@ final class SessionHost: WebServerDelegate {
 
     // MARK: WebServerDelegate
 
-    func connectionOpened(_ id: ConnectionID) {
+    func serverStarted(on loop: WebServerLoop) {
+        flushTracesEverySecond(loop: loop)
+    }
+
+    func connectionOpened(_ id: ConnectionID, on loop: WebServerLoop) {
         let timeout = options.helloTimeoutMilliseconds
-        let timer = server.schedule(afterMilliseconds: timeout) { [weak self] in
-            self?.helloTimedOut(id, after: timeout)
+        let timer = loop.schedule(afterMilliseconds: timeout) { [weak self] loop in
+            self?.helloTimedOut(id, after: timeout, loop: loop)
         }
         links[id] = Link(helloTimer: timer)
     }
@@ -115,45 +117,47 @@ final class SessionHost: WebServerDelegate {
         links.values.count { $0.session == nil } < options.maxConnecting && activeSessionCount < options.maxSessions
     }
 
-    private func helloTimedOut(_ id: ConnectionID, after milliseconds: Int) {
+    private func helloTimedOut(_ id: ConnectionID, after milliseconds: Int, loop: WebServerLoop) {
         guard links[id]?.session == nil else { return }
         links[id]?.helloTimer = nil
-        refuse(ProtocolError(.notReady, "no hello within \(milliseconds / 1000) s"), on: id, at: now, counted: false)
-        server.close(id, code: 1008, reason: "no hello in time")
+        refuse(
+            ProtocolError(.notReady, "no hello within \(milliseconds / 1000) s"), on: id, at: now, counted: false,
+            loop: loop)
+        loop.close(id, code: 1008, reason: "no hello in time")
     }
 
-    func connection(_ id: ConnectionID, received text: [UInt8]) {
+    func connection(_ id: ConnectionID, received text: [UInt8], on loop: WebServerLoop) {
         // One reading of the clock per input, so the trace holds exactly the time the core saw.
         let reading = clock()
         let time = reading / 1_000_000
         let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(text) }
         guard let hosted = session(of: id) else {
             switch decoded {
-            case .success(.hello(let hello)): greet(hello, raw: text, on: id, reading: reading)
-            case .success(.ping(let pingID)): server.send(ServerMessage.pong(id: pingID).encoded(), to: id)
-            case .success: refuse(ProtocolError(.notReady, "send hello first"), on: id, at: time)
+            case .success(.hello(let hello)): greet(hello, raw: text, on: id, reading: reading, loop: loop)
+            case .success(.ping(let pingID)): loop.send(ServerMessage.pong(id: pingID).encoded(), to: id)
+            case .success: refuse(ProtocolError(.notReady, "send hello first"), on: id, at: time, loop: loop)
             case .failure(let error) where error.code == .unknownType && ForkTraceChunk.isOne(text):
-                receiveForkTrace(text, on: id, at: time)
-            case .failure(let error): refuse(error, on: id, at: time)
+                receiveForkTrace(text, on: id, at: time, loop: loop)
+            case .failure(let error): refuse(error, on: id, at: time, loop: loop)
             }
             return
         }
         switch decoded {
         case .success(.geometry(let report)):
-            admitGeometry(report, raw: text, on: hosted, reading: reading)
+            admitGeometry(report, raw: text, on: hosted, reading: reading, loop: loop)
         case .success(.ping(let pingID)):
             // A ping changes nothing in the session and does not flush held geometry, so pings cannot be
             // used to skip the pace.
             hosted.trace?.recordInput(text, isJSON: true, at: hosted.time(reading))
-            handle(.message(.success(.ping(id: pingID))), on: hosted, at: hosted.time(reading))
+            handle(.message(.success(.ping(id: pingID))), on: hosted, at: hosted.time(reading), loop: loop)
         default:
-            flushHeldGeometry(of: hosted, reading: reading)
+            flushHeldGeometry(of: hosted, reading: reading, loop: loop)
             hosted.trace?.recordInput(text, isJSON: decoded.isJSON, at: hosted.time(reading))
-            handle(.message(decoded), on: hosted, at: hosted.time(reading))
+            handle(.message(decoded), on: hosted, at: hosted.time(reading), loop: loop)
         }
     }
 
-    func connection(_ id: ConnectionID, violated violation: InboundViolation) {
+    func connection(_ id: ConnectionID, violated violation: InboundViolation, on loop: WebServerLoop) {
         let kind: InboundViolationKind
         switch violation {
         case .tooLarge: kind = .tooLarge
@@ -162,35 +166,35 @@ final class SessionHost: WebServerDelegate {
         guard let hosted = session(of: id) else {
             if kind == .tooLarge {
                 let error = ProtocolError(.tooLarge, "messages are limited to \(options.maxMessageBytes) bytes")
-                refuse(error, on: id, at: now, counted: false)
+                refuse(error, on: id, at: now, counted: false, loop: loop)
             }
             return
         }
         let reading = clock()
         let time = hosted.time(reading)
-        flushHeldGeometry(of: hosted, reading: reading)
+        flushHeldGeometry(of: hosted, reading: reading, loop: loop)
         hosted.trace?.record(.violation(t: time, kind))
-        handle(.violation(kind), on: hosted, at: time)
+        handle(.violation(kind), on: hosted, at: time, loop: loop)
     }
 
-    func connectionClosed(_ id: ConnectionID, code: UInt16?) {
+    func connectionClosed(_ id: ConnectionID, code: UInt16?, on loop: WebServerLoop) {
         let link = links.removeValue(forKey: id)
         forkUploads[id] = nil
-        if let timer = link?.helloTimer { server.cancel(timer) }
+        if let timer = link?.helloTimer { loop.cancel(timer) }
         guard let sessionID = link?.session, let hosted = sessions[sessionID], hosted.connection == id else { return }
         hosted.connection = nil
         let resumable = !isShuttingDown.load(ordering: .relaxed)
         let reading = clock()
         let time = hosted.time(reading)
         hosted.disconnectedAt = reading / 1_000_000
-        flushHeldGeometry(of: hosted, reading: reading)
+        flushHeldGeometry(of: hosted, reading: reading, loop: loop)
         hosted.trace?.record(.closed(t: time, code: code.map(Int.init), resumable: resumable))
-        handle(.closed(code: code.map(Int.init), resumable: resumable), on: hosted, at: time)
+        handle(.closed(code: code.map(Int.init), resumable: resumable), on: hosted, at: time, loop: loop)
         // A held session takes no descriptor: its trace reopens when the page resumes.
         hosted.trace?.close()
         guard resumable else { return }
-        hosted.graceTimer = server.schedule(afterMilliseconds: options.resumeGraceMilliseconds) { [weak self] in
-            self?.expire(sessionID)
+        hosted.graceTimer = loop.schedule(afterMilliseconds: options.resumeGraceMilliseconds) { [weak self] loop in
+            self?.expire(sessionID, loop: loop)
         }
     }
 
@@ -205,21 +209,23 @@ final class SessionHost: WebServerDelegate {
 
     // MARK: Sessions
 
-    private func greet(_ hello: Hello, raw: [UInt8], on id: ConnectionID, reading: Int64) {
+    private func greet(_ hello: Hello, raw: [UInt8], on id: ConnectionID, reading: Int64, loop: WebServerLoop) {
         let time = reading / 1_000_000
         if let token = hello.resume, let sessionID = sessionIDsByToken[token], let hosted = sessions[sessionID] {
-            adopt(hosted, on: id, lastRev: hello.lastRev, raw: raw, reading: reading)
+            adopt(hosted, on: id, lastRev: hello.lastRev, raw: raw, reading: reading, loop: loop)
             return
         }
         guard activeSessionCount < options.maxSessions else {
             // Two connections admitted together can say hello when only one place is left.
-            refuse(ProtocolError(.serverFull, "the server holds \(options.maxSessions) sessions"), on: id, at: time)
-            server.close(id, code: 1013, reason: "server full")
+            refuse(
+                ProtocolError(.serverFull, "the server holds \(options.maxSessions) sessions"), on: id, at: time,
+                loop: loop)
+            loop.close(id, code: 1013, reason: "server full")
             return
         }
-        if sessions.count >= options.maxSessions { evictLongestWaiting() }
+        if sessions.count >= options.maxSessions { evictLongestWaiting(loop: loop) }
         if let fork = hello.fork {
-            openFork(fork, hello: hello, on: id, reading: reading)
+            openFork(fork, hello: hello, on: id, reading: reading, loop: loop)
             return
         }
         // The number is taken only if hello is accepted, so a refused hello leaves no gap and no file.
@@ -240,22 +246,22 @@ final class SessionHost: WebServerDelegate {
         // Registered before reducing so its log entries find it; dropped again if hello is refused.
         sessions[sessionID] = hosted
         links[id]?.session = sessionID
-        handle(.message(.success(.hello(hello))), on: hosted, at: time)
+        handle(.message(.success(.hello(hello))), on: hosted, at: time, loop: loop)
         guard hosted.state.isOpen else {
             sessions[sessionID] = nil
             links[id]?.session = nil
             return
         }
-        accept(hosted, on: id)
+        accept(hosted, on: id, loop: loop)
     }
 
     /// A new session's hello was accepted on `id`: its number is taken, its token resumes it, its page's
     /// hello timer stops and its trace file is created.
-    func accept(_ hosted: Hosted, on id: ConnectionID) {
+    func accept(_ hosted: Hosted, on id: ConnectionID, loop: WebServerLoop) {
         nextSessionNumber += 1
         sessionIDsByToken[hosted.state.resumeToken] = hosted.id
         if let timer = links[id]?.helloTimer {
-            server.cancel(timer)
+            loop.cancel(timer)
             links[id]?.helloTimer = nil
         }
         do {
@@ -267,10 +273,10 @@ final class SessionHost: WebServerDelegate {
     }
 
     /// Makes room for a new session by dropping the held session that has waited longest for its page.
-    func evictLongestWaiting() {
+    func evictLongestWaiting(loop: WebServerLoop) {
         let waiting = sessions.values.filter { $0.connection == nil }
         guard let oldest = waiting.min(by: { ($0.disconnectedAt ?? 0) < ($1.disconnectedAt ?? 0) }) else { return }
-        forget(oldest)
+        forget(oldest, loop: loop)
         // Logged, not traced: it is the server's housekeeping, not a decision of the session's rules.
         log.record(
             LogEntry(.sessionEvicted, ["reason": "maxSessions", "maxSessions": .int(options.maxSessions)]),
@@ -278,73 +284,75 @@ final class SessionHost: WebServerDelegate {
     }
 
     /// Gives a reconnecting page its session back, taking it from a connection not yet known to be dead.
-    private func adopt(_ hosted: Hosted, on id: ConnectionID, lastRev: Int?, raw: [UInt8], reading: Int64) {
+    private func adopt(
+        _ hosted: Hosted, on id: ConnectionID, lastRev: Int?, raw: [UInt8], reading: Int64, loop: WebServerLoop
+    ) {
         let time = hosted.time(reading)
-        flushHeldGeometry(of: hosted, reading: reading)
+        flushHeldGeometry(of: hosted, reading: reading, loop: loop)
         if let grace = hosted.graceTimer {
-            server.cancel(grace)
+            loop.cancel(grace)
             hosted.graceTimer = nil
         }
         if let previous = hosted.connection, previous != id {
             links[previous]?.session = nil
-            server.close(previous, code: 1008, reason: "session resumed elsewhere")
+            loop.close(previous, code: 1008, reason: "session resumed elsewhere")
         }
         hosted.connection = id
         hosted.disconnectedAt = nil
         links[id]?.session = hosted.id
         if let timer = links[id]?.helloTimer {
-            server.cancel(timer)
+            loop.cancel(timer)
             links[id]?.helloTimer = nil
         }
         hosted.trace?.reopen()
         hosted.trace?.recordInput(raw, isJSON: true, at: time)
-        perform(hosted.state.reduce(.resumed(lastRev: lastRev), now: time), for: hosted, at: time)
+        perform(hosted.state.reduce(.resumed(lastRev: lastRev), now: time), for: hosted, at: time, loop: loop)
     }
 
     /// The resume grace ran out: the session's state goes.
-    private func expire(_ sessionID: SessionID) {
+    private func expire(_ sessionID: SessionID, loop: WebServerLoop) {
         guard let hosted = sessions[sessionID], hosted.connection == nil else { return }
-        forget(hosted)
+        forget(hosted, loop: loop)
     }
 
     /// Drops a held session: its timers, its place and its token; its trace is written out.
-    private func forget(_ hosted: Hosted) {
-        for timer in hosted.timers.values { server.cancel(timer) }
-        if let grace = hosted.graceTimer { server.cancel(grace) }
+    private func forget(_ hosted: Hosted, loop: WebServerLoop) {
+        for timer in hosted.timers.values { loop.cancel(timer) }
+        if let grace = hosted.graceTimer { loop.cancel(grace) }
         hosted.trace?.flush()
         sessions[hosted.id] = nil
         sessionIDsByToken[hosted.state.resumeToken] = nil
     }
 
-    func handle(_ input: SessionInput, on hosted: Hosted, at time: Int64) {
+    func handle(_ input: SessionInput, on hosted: Hosted, at time: Int64, loop: WebServerLoop) {
         let effects = hosted.state.handle(input, now: time, maxMessageBytes: options.maxMessageBytes)
-        perform(effects, for: hosted, at: time)
+        perform(effects, for: hosted, at: time, loop: loop)
     }
 
-    func perform(_ effects: [SessionEffect], for hosted: Hosted, at time: Int64) {
+    func perform(_ effects: [SessionEffect], for hosted: Hosted, at time: Int64, loop: WebServerLoop) {
         var refusedOn: ConnectionID?
         for effect in effects {
             switch effect {
             case .send(let message):
                 guard let connection = hosted.connection else { continue }
-                server.send(message.encoded(), to: connection, coalescingKey: message.coalescingKey)
+                loop.send(message.encoded(), to: connection, coalescingKey: message.coalescingKey)
                 if case .error(let error) = message, error.code.isRefusal { refusedOn = connection }
             case .schedule(let timer, let delay):
-                if let previous = hosted.timers[timer] { server.cancel(previous) }
+                if let previous = hosted.timers[timer] { loop.cancel(previous) }
                 let sessionID = hosted.id
-                hosted.timers[timer] = server.schedule(afterMilliseconds: delay) { [weak self] in
-                    self?.timerFired(timer, session: sessionID)
+                hosted.timers[timer] = loop.schedule(afterMilliseconds: delay) { [weak self] loop in
+                    self?.timerFired(timer, session: sessionID, loop: loop)
                 }
             case .cancel(let timer):
-                if let handle = hosted.timers.removeValue(forKey: timer) { server.cancel(handle) }
+                if let handle = hosted.timers.removeValue(forKey: timer) { loop.cancel(handle) }
             case .log(let entry):
-                record(entry, session: hosted, at: time)
+                record(entry, session: hosted, at: time, loop: loop)
             }
         }
         if let connection = refusedOn, countRefusal(on: connection, at: time) {
             hosted.trace?.record(.violation(t: time, .tooManyRefusals))
-            handle(.violation(.tooManyRefusals), on: hosted, at: time)
-            server.close(connection, code: 1008, reason: "too many refused messages")
+            handle(.violation(.tooManyRefusals), on: hosted, at: time, loop: loop)
+            loop.close(connection, code: 1008, reason: "too many refused messages")
         }
     }
 
@@ -353,38 +361,42 @@ final class SessionHost: WebServerDelegate {
         links[id]?.refusals.count(at: time, limit: Self.maxRefusalsPerSecond) ?? false
     }
 
-    private func timerFired(_ timer: TimerID, session sessionID: SessionID) {
+    private func timerFired(_ timer: TimerID, session sessionID: SessionID, loop: WebServerLoop) {
         guard let hosted = sessions[sessionID] else { return }
         hosted.timers[timer] = nil
         let time = hosted.time(clock())
         hosted.trace?.record(.timer(t: time, timer))
-        perform(hosted.state.reduce(.timerFired(timer), now: time), for: hosted, at: time)
+        perform(hosted.state.reduce(.timerFired(timer), now: time), for: hosted, at: time, loop: loop)
     }
 
     /// Answers a message refused before hello with `error` and logs `protocolError`; the connection stays,
     /// unless it is past ``maxRefusalsPerSecond`` (with `counted`).
-    func refuse(_ error: ProtocolError, on id: ConnectionID, at time: Int64, counted: Bool = true) {
+    func refuse(_ error: ProtocolError, on id: ConnectionID, at time: Int64, counted: Bool = true, loop: WebServerLoop)
+    {
         for effect in SessionState.refusal(error) {
             switch effect {
-            case .send(let message): server.send(message.encoded(), to: id)
-            case .log(let entry): record(entry, session: nil, fallbackName: id.description)
+            case .send(let message): loop.send(message.encoded(), to: id)
+            case .log(let entry): record(entry, session: nil, fallbackName: id.description, loop: loop)
             case .schedule, .cancel: break
             }
         }
         guard counted, countRefusal(on: id, at: time) else { return }
         refuse(
             ProtocolError(.tooManyErrors, "too many refused messages in one second: the connection closes (1008)"),
-            on: id, at: time, counted: false)
-        server.close(id, code: 1008, reason: "too many refused messages")
+            on: id, at: time, counted: false, loop: loop)
+        loop.close(id, code: 1008, reason: "too many refused messages")
     }
 
     /// Stamps and fans out an event; a session's own events also go to its page, live.
-    private func record(_ entry: LogEntry, session hosted: Hosted?, fallbackName: String = "-", at time: Int64? = nil) {
+    private func record(
+        _ entry: LogEntry, session hosted: Hosted?, fallbackName: String = "-", at time: Int64? = nil,
+        loop: WebServerLoop
+    ) {
         let bytes = log.record(entry, session: hosted?.state.id ?? fallbackName)
         guard let hosted else { return }
         hosted.trace?.recordDecision(bytes, at: time ?? now)
         if let connection = hosted.connection {
-            server.send(ServerMessage.eventMessage(encodedRecord: bytes), to: connection)
+            loop.send(ServerMessage.eventMessage(encodedRecord: bytes), to: connection)
         }
     }
 
@@ -395,11 +407,11 @@ final class SessionHost: WebServerDelegate {
 
     /// Traces are block-buffered (a line per frame per session is too many writes); this keeps the files
     /// at most a second behind for people reading them live.
-    func flushTracesEverySecond() {
+    private func flushTracesEverySecond(loop: WebServerLoop) {
         guard options.logDirectory != nil else { return }
-        server.schedule(afterMilliseconds: 1000) { [weak self] in
+        loop.schedule(afterMilliseconds: 1000) { [weak self] loop in
             self?.flushTraces()
-            self?.flushTracesEverySecond()
+            self?.flushTracesEverySecond(loop: loop)
         }
     }
 

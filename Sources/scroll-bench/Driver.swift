@@ -1,4 +1,4 @@
-import LWSTransport
+import LWSClient
 
 /// Plays every session's gesture at the frame rate from one thread: session `i` sends its frames at
 /// `i / N` of the frame period, so the load is spread evenly over time as independent pages would be.

@@ -1,5 +1,5 @@
 import CommandLineOptions
-import LWSTransport
+import LWSClient
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 import CommandLineOptions
-import LWSTransport
+import LWSClient
 import ScrollCore
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import LWSTransport
+import LWSClient
 import Synchronization
 
 /// The client side of every session, on the client context's service thread: says hello when a

@@ -1,5 +1,5 @@
 import CommandLineOptions
-import LWSTransport
+import LWSClient
 
 #if canImport(Glibc)
     import Glibc
@@ -67,6 +67,9 @@ final class SessionPool {
     /// Handshakes the bench keeps in flight at most while it connects its sessions.
     static let handshakesInFlight = 256
 
+    /// The playground protocol's WebSocket subprotocol (docs/protocol.md), offered like the page does.
+    static let subprotocol = "scroll-playground.v1"
+
     /// Opens every session (each says hello when its socket opens), at most `maxPending` handshakes
     /// at a time, and waits until each is ready (welcomed) or has failed. Returns the seconds it took.
     @discardableResult
@@ -83,7 +86,9 @@ final class SessionPool {
                 Monotonic.sleep(seconds: 0.0005)
             }
             connections.append(
-                client.connect(host: target.host, port: target.port, path: target.path) { id, event in
+                client.connect(
+                    host: target.host, port: target.port, path: target.path, subprotocol: Self.subprotocol
+                ) { id, event in
                     receiver.handle(index, id, event, client: client)
                 })
         }

@@ -1,5 +1,5 @@
 import CommandLineOptions
-import LWSTransport
+import LWSClient
 
 /// `scroll-bench startup`: from spawning `scroll-playground` to the first `GET /` answered 200.
 enum StartupBench {

@@ -1,3 +1,4 @@
+import LWSClient
 import Testing
 
 @testable import LWSTransport
@@ -38,7 +39,7 @@ final class RawWebSocketReader {
             Array(
                 ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                    + "Sec-WebSocket-Protocol: scroll-playground.v1\r\n\r\n").utf8))
+                    + "Sec-WebSocket-Protocol: \(TestServer.subprotocol)\r\n\r\n").utf8))
         while !buffer.starts(with: Array("HTTP/1.1 101".utf8)) || !containsHeadEnd() { try fill() }
         buffer.removeFirst(headEnd()! + 4)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LWSClient
 import Testing
 
 @testable import LWSTransport
@@ -64,14 +65,14 @@ struct FrontDoorTests {
         let socket = try WebSocketClient.connect(port: server.port)
         try socket.send("x")
         #expect(socket.receive() == .text("x"))
-        #expect(server.onServiceThread { core.adoptedConnectionCount } == 1)
+        #expect(server.onServiceThread { _ in core.adoptedConnectionCount } == 1)
         socket.close()
         #expect(server.delegate.waitForClosed(count: 1) != nil)
         let settled = Monitor(false)
-        for _ in 0..<50 where server.onServiceThread({ core.adoptedConnectionCount }) != 0 {
+        for _ in 0..<50 where server.onServiceThread({ _ in core.adoptedConnectionCount }) != 0 {
             _ = settled.wait(timeout: .milliseconds(20)) { $0 ? true : nil }
         }
-        #expect(server.onServiceThread { core.adoptedConnectionCount } == 0)
+        #expect(server.onServiceThread { _ in core.adoptedConnectionCount } == 0)
     }
 
     @Test func aRequestPipelinedLaterBehindALargeAnswerDoesNotCutIt() throws {

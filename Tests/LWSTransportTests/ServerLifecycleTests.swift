@@ -1,3 +1,4 @@
+import LWSClient
 import Testing
 
 @testable import LWSTransport
@@ -26,7 +27,8 @@ import Testing
 
     @Test func stopBeforeRunReturnsAtOnce() throws {
         let delegate = RecordingDelegate()
-        var configuration = WebServerConfiguration(publicDirectory: Fixture.publicDirectory)
+        var configuration = WebServerConfiguration(
+            publicDirectory: Fixture.publicDirectory, subprotocol: TestServer.subprotocol)
         configuration.port = 0
         let server = try WebServer(configuration: configuration, delegate: delegate)
         server.stop()
@@ -38,14 +40,15 @@ import Testing
         do {
             let held = Witness()
             witness = held
-            server.execute { _ = held }
+            server.execute { _ in _ = held }
         }
         #expect(witness == nil, "execute kept work after the context was destroyed")
     }
 
     @Test func portInUseThrowsAClearError() throws {
         let first = try TestServer()
-        var configuration = WebServerConfiguration(publicDirectory: Fixture.publicDirectory)
+        var configuration = WebServerConfiguration(
+            publicDirectory: Fixture.publicDirectory, subprotocol: TestServer.subprotocol)
         configuration.port = first.port
         // The reason goes through the log hook (watched here; other tests' lines may come too).
         let lines = Monitor<[String]>([])
@@ -63,7 +66,8 @@ import Testing
     }
 
     @Test func missingPublicDirectoryThrows() {
-        let configuration = WebServerConfiguration(publicDirectory: "/nonexistent/public")
+        let configuration = WebServerConfiguration(
+            publicDirectory: "/nonexistent/public", subprotocol: TestServer.subprotocol)
         #expect(throws: WebServerError.publicDirectoryMissing("/nonexistent/public")) {
             try WebServer(configuration: configuration, delegate: RecordingDelegate())
         }
@@ -72,26 +76,42 @@ import Testing
     @Test func executeRunsOnTheServiceThread() throws {
         let server = try TestServer()
         let serviceThread = try #require(
-            server.onServiceThread { UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) })
+            server.onServiceThread { _ in UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) })
         #expect(serviceThread != UInt(pthread_self()))
         // Delegate callbacks run on that same thread.
         let client = try WebSocketClient.connect(port: server.port)
         try client.send("x")
         #expect(client.receive() == .text("x"))
-        let again = server.onServiceThread { UInt(pthread_self()) }
+        let again = server.onServiceThread { _ in UInt(pthread_self()) }
         #expect(again == serviceThread)
+    }
+
+    @Test func executeReachesAConnectionFromAnotherThread() throws {
+        let server = try TestServer()
+        let client = try WebSocketClient.connect(port: server.port)
+        let id = try #require(server.delegate.log.wait(timeout: .seconds(5)) { $0.opened.first })
+        server.server.execute { loop in loop.send(Array("pushed".utf8), to: id) }
+        #expect(client.receive() == .text("pushed"))
+        server.server.execute { loop in loop.close(id, code: 4002, reason: "done") }
+        #expect(try client.waitForClose() == 4002)
+    }
+
+    @Test func aTimerAnswersThroughTheLoopItIsHanded() throws {
+        let server = try TestServer()
+        let client = try WebSocketClient.connect(port: server.port)
+        try client.send("later:10")
+        #expect(client.receive() == .text("later"))
     }
 
     @Test func timersFireInOrderAndCancelledOnesDoNot() throws {
         let server = try TestServer()
         let fired = Monitor<[String]>([])
-        let scheduled = server.onServiceThread { [server] in
-            let web = server.server
-            web.schedule(afterMilliseconds: 60) { fired.update { $0.append("60ms") } }
-            web.schedule(afterMilliseconds: 0) { fired.update { $0.append("0ms") } }
-            let cancelled = web.schedule(afterMilliseconds: 30) { fired.update { $0.append("cancelled") } }
-            web.schedule(afterMilliseconds: 20) { fired.update { $0.append("20ms") } }
-            web.cancel(cancelled)
+        let scheduled = server.onServiceThread { loop in
+            loop.schedule(afterMilliseconds: 60) { _ in fired.update { $0.append("60ms") } }
+            loop.schedule(afterMilliseconds: 0) { _ in fired.update { $0.append("0ms") } }
+            let cancelled = loop.schedule(afterMilliseconds: 30) { _ in fired.update { $0.append("cancelled") } }
+            loop.schedule(afterMilliseconds: 20) { _ in fired.update { $0.append("20ms") } }
+            loop.cancel(cancelled)
             return true
         }
         #expect(scheduled == true)
@@ -102,15 +122,14 @@ import Testing
     @Test func timerCanCancelAnotherAndCancellingTwiceIsHarmless() throws {
         let server = try TestServer()
         let fired = Monitor<[String]>([])
-        _ = server.onServiceThread { [server] in
-            let web = server.server
-            let later = web.schedule(afterMilliseconds: 40) { fired.update { $0.append("later") } }
-            web.schedule(afterMilliseconds: 10) {
-                web.cancel(later)
-                web.cancel(later)
+        _ = server.onServiceThread { loop in
+            let later = loop.schedule(afterMilliseconds: 40) { _ in fired.update { $0.append("later") } }
+            loop.schedule(afterMilliseconds: 10) { loop in
+                loop.cancel(later)
+                loop.cancel(later)
                 fired.update { $0.append("first") }
             }
-            web.schedule(afterMilliseconds: 80) { fired.update { $0.append("last") } }
+            loop.schedule(afterMilliseconds: 80) { _ in fired.update { $0.append("last") } }
             return true
         }
         let order = fired.wait(timeout: .seconds(5)) { $0.contains("last") ? $0 : nil }
@@ -124,7 +143,7 @@ import Testing
         let threads = (0..<4).map { _ in
             ServiceThread {
                 for _ in 0..<250 {
-                    web.execute { count.update { $0 += 1 } }
+                    web.execute { _ in count.update { $0 += 1 } }
                 }
             }
         }
@@ -142,16 +161,18 @@ import Testing
     @Test func publicDirectoryMustBeADirectory() {
         let file = Fixture.publicDirectory + "/index.html"
         #expect(throws: WebServerError.publicDirectoryMissing(file)) {
-            try WebServer(configuration: WebServerConfiguration(publicDirectory: file), delegate: RecordingDelegate())
+            try WebServer(
+                configuration: WebServerConfiguration(publicDirectory: file, subprotocol: TestServer.subprotocol),
+                delegate: RecordingDelegate())
         }
     }
 
     @Test func timerWaitsItsDelay() throws {
         let server = try TestServer()
         let elapsed = Monitor<Duration?>(nil)
-        _ = server.onServiceThread { [server] in
+        _ = server.onServiceThread { loop in
             let start = ContinuousClock.now
-            server.server.schedule(afterMilliseconds: 150) {
+            loop.schedule(afterMilliseconds: 150) { _ in
                 elapsed.update { $0 = ContinuousClock.now - start }
             }
             return true

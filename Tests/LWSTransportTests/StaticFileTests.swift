@@ -1,3 +1,4 @@
+import LWSClient
 import Testing
 
 @testable import LWSTransport

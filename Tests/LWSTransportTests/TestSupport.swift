@@ -1,4 +1,5 @@
 import Foundation
+import LWSClient
 import Testing
 
 @testable import LWSTransport
@@ -53,9 +54,9 @@ enum Fixture {
     }()
 }
 
-/// Records what the server reported; mutated on the service thread, read by tests under its lock.
-final class RecordingDelegate: WebServerDelegate, @unchecked Sendable {
-    // @unchecked: `server` is set once before run() starts; `log` is a Monitor.
+/// Records what the server reported and answers through the loop each callback brings; mutated on the
+/// service thread, read by tests under its lock.
+final class RecordingDelegate: WebServerDelegate, Sendable {
     struct Log {
         var opened: [ConnectionID] = []
         var received: [(ConnectionID, String)] = []
@@ -65,44 +66,48 @@ final class RecordingDelegate: WebServerDelegate, @unchecked Sendable {
         var httpDrops: [HTTPResponseDrop] = []
     }
 
-    weak var server: WebServer?
     let log = Monitor(Log())
 
-    func connectionOpened(_ id: ConnectionID) {
+    func connectionOpened(_ id: ConnectionID, on loop: WebServerLoop) {
         log.update { $0.opened.append(id) }
     }
 
-    func connection(_ id: ConnectionID, received text: [UInt8]) {
+    func connection(_ id: ConnectionID, received text: [UInt8], on loop: WebServerLoop) {
         let message = String(decoding: text, as: UTF8.self)
         log.update { $0.received.append((id, message)) }
         if message.hasPrefix("close:"), let code = UInt16(message.dropFirst(6)) {
-            server?.close(id, code: code, reason: "requested")
+            loop.close(id, code: code, reason: "requested")
         } else if message == "burst" {
             // Nothing is written during a callback, so the keyed messages coalesce.
-            server?.send(Array("a".utf8), to: id)
-            server?.send(Array("state-1".utf8), to: id, coalescingKey: "state")
-            server?.send(Array("b".utf8), to: id)
-            server?.send(Array("state-2".utf8), to: id, coalescingKey: "state")
-            server?.send(Array("c".utf8), to: id)
-            server?.send(Array("state-3".utf8), to: id, coalescingKey: "state")
-            let queued = server?.outboundBytes(of: id)
+            loop.send(Array("a".utf8), to: id)
+            loop.send(Array("state-1".utf8), to: id, coalescingKey: "state")
+            loop.send(Array("b".utf8), to: id)
+            loop.send(Array("state-2".utf8), to: id, coalescingKey: "state")
+            loop.send(Array("c".utf8), to: id)
+            loop.send(Array("state-3".utf8), to: id, coalescingKey: "state")
+            let queued = loop.outboundBytes(of: id)
             log.update { $0.outboundAfterBurst = queued }
         } else if message.hasPrefix("big:"), let count = Int(message.dropFirst(4)) {
             // An answer bigger than a slow reader's socket takes, then one behind it.
-            server?.send(Array(repeating: UInt8(ascii: "x"), count: count), to: id)
-            server?.send(Array("tail".utf8), to: id)
+            loop.send(Array(repeating: UInt8(ascii: "x"), count: count), to: id)
+            loop.send(Array("tail".utf8), to: id)
+        } else if message.hasPrefix("later:"), let milliseconds = Int(message.dropFirst(6)) {
+            // The answer comes from a timer, through the loop the timer is handed.
+            loop.schedule(afterMilliseconds: milliseconds) { loop in
+                loop.send(Array("later".utf8), to: id)
+            }
         } else {
-            server?.send(text, to: id)
+            loop.send(text, to: id)
         }
     }
 
-    func connection(_ id: ConnectionID, violated violation: InboundViolation) {
+    func connection(_ id: ConnectionID, violated violation: InboundViolation, on loop: WebServerLoop) {
         log.update { $0.violations.append((id, violation)) }
         let code = violation == .tooLarge ? "too_large" : "binary"
-        server?.send(Array("{\"type\":\"error\",\"code\":\"\(code)\"}".utf8), to: id)
+        loop.send(Array("{\"type\":\"error\",\"code\":\"\(code)\"}".utf8), to: id)
     }
 
-    func connectionClosed(_ id: ConnectionID, code: UInt16?) {
+    func connectionClosed(_ id: ConnectionID, code: UInt16?, on loop: WebServerLoop) {
         log.update { $0.closed[id] = code }
     }
 
@@ -133,6 +138,11 @@ final class RecordingDelegate: WebServerDelegate, @unchecked Sendable {
 
 /// A ``WebServer`` on 127.0.0.1 with a free port, run on its own thread.
 final class TestServer: Sendable {
+    /// The subprotocol the test servers speak: the transport's tests know no product.
+    static let subprotocol = "lws-transport-test.v1"
+    /// The paths RecordingDelegate answers.
+    static let apiMounts = ["/api", "/healthz"]
+
     let server: WebServer
     let delegate: RecordingDelegate
     let port: Int
@@ -140,12 +150,13 @@ final class TestServer: Sendable {
     private let thread: ServiceThread
 
     init(_ configure: (inout WebServerConfiguration) -> Void = { _ in }) throws {
-        var configuration = WebServerConfiguration(publicDirectory: Fixture.publicDirectory)
+        var configuration = WebServerConfiguration(
+            publicDirectory: Fixture.publicDirectory, subprotocol: TestServer.subprotocol)
         configuration.port = 0
+        configuration.apiMounts = TestServer.apiMounts
         configure(&configuration)
         let delegate = RecordingDelegate()
         let server = try WebServer(configuration: configuration, delegate: delegate)
-        delegate.server = server
         self.delegate = delegate
         self.server = server
         port = server.port
@@ -169,11 +180,13 @@ final class TestServer: Sendable {
         stop()
     }
 
-    /// Runs `work` on the service thread and waits for its result.
-    func onServiceThread<T: Sendable>(timeout: Duration = .seconds(5), _ work: @escaping @Sendable () -> T) -> T? {
+    /// Runs `work` on the service thread, with the loop, and waits for its result.
+    func onServiceThread<T: Sendable>(
+        timeout: Duration = .seconds(5), _ work: @escaping @Sendable (WebServerLoop) -> T
+    ) -> T? {
         let result = Monitor<T?>(nil)
-        server.execute {
-            let value = work()
+        server.execute { loop in
+            let value = work(loop)
             result.update { $0 = value }
         }
         return result.wait(timeout: timeout) { $0 }

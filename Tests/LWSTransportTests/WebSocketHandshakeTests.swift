@@ -1,3 +1,4 @@
+import LWSClient
 import Testing
 
 @testable import LWSTransport
@@ -6,15 +7,15 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct WebSocketHandshakeTests {
     @Test func connectsWithTheSubprotocol() throws {
         let server = try TestServer()
-        let client = try WebSocketClient.connect(port: server.port, subprotocol: "scroll-playground.v1")
-        #expect(client.subprotocol == "scroll-playground.v1")
+        let client = try WebSocketClient.connect(port: server.port, subprotocol: TestServer.subprotocol)
+        #expect(client.subprotocol == TestServer.subprotocol)
         try client.send("hello")
         #expect(client.receive() == .text("hello"))
     }
 
     @Test func connectsWithoutASubprotocol() throws {
         let server = try TestServer()
-        // lws binds a client naming no subprotocol to protocols[0], which is the playground's.
+        // lws binds a client naming no subprotocol to protocols[0], which is the configured one.
         let client = try WebSocketClient.connect(port: server.port, subprotocol: nil)
         #expect(client.subprotocol == nil)
         try client.send("hello")

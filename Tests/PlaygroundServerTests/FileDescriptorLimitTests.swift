@@ -1,5 +1,5 @@
 import Foundation
-import LWSTransport
+import LWSClient
 import Testing
 
 /// Under a low open-file limit the server refuses WebSockets it cannot hold with 503, keeps answering

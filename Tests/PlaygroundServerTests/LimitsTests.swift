@@ -1,5 +1,5 @@
 import Foundation
-import LWSTransport
+import LWSClient
 import ScrollCore
 import Testing
 
@@ -46,7 +46,7 @@ struct LimitsTests {
         try second.hello()
         #expect(try HTTPProbe.upgrade(port: server.port, subprotocol: "scroll-playground.v1").status == 503)
         #expect(throws: ClientError.handshakeFailed(status: 503)) {
-            _ = try WebSocketClient.connect(port: server.port)
+            _ = try WebSocketClient.connect(port: server.port, subprotocol: "scroll-playground.v1")
         }
         // Plain HTTP still answers while the WebSockets are full.
         #expect(try HTTPProbe.get(port: server.port, path: "/healthz").status == 200)

@@ -1,5 +1,5 @@
 import Foundation
-import LWSTransport
+import LWSClient
 import ScrollCore
 import Testing
 
@@ -25,7 +25,8 @@ struct SecurityTests {
             #expect(try upgrade(foreign) == 403, "\(foreign) accepted")
         }
         #expect(throws: ClientError.handshakeFailed(status: 403)) {
-            _ = try WebSocketClient.connect(port: port, origin: "http://evil.example")
+            _ = try WebSocketClient.connect(
+                port: port, subprotocol: "scroll-playground.v1", origin: "http://evil.example")
         }
     }
 

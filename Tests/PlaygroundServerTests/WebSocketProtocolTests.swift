@@ -1,5 +1,5 @@
 import Foundation
-import LWSTransport
+import LWSClient
 import Testing
 
 /// RFC 6455 rules libwebsockets 4.1.6 does not enforce by itself, checked over raw sockets against the

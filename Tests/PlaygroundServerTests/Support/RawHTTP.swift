@@ -1,4 +1,4 @@
-import LWSTransport
+import LWSClient
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import LWSTransport
+
 /// One WebSocket client connection with a blocking API, for tests: every wait is bounded.
 public final class WebSocketClient: Sendable {
     private struct Mailbox {
@@ -26,14 +28,14 @@ public final class WebSocketClient: Sendable {
         context.shutdown()
     }
 
-    /// Connects and waits for the handshake.
+    /// Connects and waits for the handshake. `subprotocol` nil sends no `Sec-WebSocket-Protocol`.
     /// - Throws: ``ClientError`` — `.handshakeFailed(status:)` when the server refuses the upgrade
     ///   (e.g. 403), `.connectionFailed`, or `.timedOut`.
     public static func connect(
         host: String = "127.0.0.1",
         port: Int,
         path: String = "/ws",
-        subprotocol: String? = "scroll-playground.v1",
+        subprotocol: String? = nil,
         origin: String? = nil,
         timeout: Duration = .seconds(5)
     ) throws -> WebSocketClient {

@@ -24,7 +24,7 @@ public final class WebSocketClientContext: Sendable {
         host: String = "127.0.0.1",
         port: Int,
         path: String = "/ws",
-        subprotocol: String? = "scroll-playground.v1",
+        subprotocol: String? = nil,
         origin: String? = nil,
         handler: @escaping @Sendable (ClientConnectionID, ClientEvent) -> Void
     ) -> ClientConnectionID {

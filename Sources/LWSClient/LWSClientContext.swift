@@ -1,4 +1,5 @@
 import CLibWebSockets
+import LWSTransport
 import Synchronization
 
 #if canImport(Glibc)
@@ -17,14 +18,13 @@ struct ClientConnectRequest: Sendable {
 /// The libwebsockets side of ``WebSocketClientContext``: one client-only lws context serviced by
 /// its own thread, holding any number of connections.
 ///
-/// Public calls become commands in an inbox (drained on LWS_CALLBACK_EVENT_WAIT_CANCELLED after
-/// `lws_cancel_service`); calls made on the service thread itself (from a handler) apply at once.
-final class LWSClientContext: @unchecked Sendable {
-    // @unchecked: `shared` is a mutex and `lastID` an atomic; every other mutable property is
+/// Public calls become commands in the server's kind of inbox (``LWSInbox``); calls made on the service
+/// thread itself (from a handler) apply at once. Writes, close frames and the callback trampoline are the
+/// server's too (``LWSWriter``, ``PeerCloseFrame``, ``LWSCallbackRoute``).
+final class LWSClientContext: LWSCallbackHandler, @unchecked Sendable {
+    // @unchecked: `inbox` is a mutex and `lastID` an atomic; every other mutable property is
     // touched only on the service thread (or before it starts / after it is joined).
     typealias Handler = @Sendable (ClientConnectionID, ClientEvent) -> Void
-
-    static let fragmentBytes = 32 * 1024
 
     private enum Command: Sendable {
         case connect(UInt64, ClientConnectRequest, Handler)
@@ -33,13 +33,7 @@ final class LWSClientContext: @unchecked Sendable {
         case drop(UInt64)
     }
 
-    private struct Shared {
-        var commands: [Command] = []
-        var stopRequested = false
-        var context: CancellableContext?
-    }
-
-    private let shared = Locked(Shared())
+    private let inbox = LWSInbox<Command>()
     private let lastID = Atomic<UInt64>(0)
     private var thread: ServiceThread?
 
@@ -48,8 +42,9 @@ final class LWSClientContext: @unchecked Sendable {
     private var context: OpaquePointer?
     private let memory = LWSMemory()
     private let protocolName: UnsafeMutablePointer<CChar>
-    // Scratch for one write: LWS_PRE bytes of headroom (lws puts the frame header and mask there).
-    private let scratch: UnsafeMutablePointer<UInt8>
+    private let writer = LWSWriter()
+    // lws's way back to handle(_:_:_:_:_:); it lives as long as this object, so longer than the context.
+    private lazy var callbackRoute = LWSCallbackRoute(self)
     private var running = true
     private var connections: [UInt64: LWSClientConnection] = [:]
     // Strings of ended connections; freed on a later service iteration, when lws has surely
@@ -62,34 +57,28 @@ final class LWSClientContext: @unchecked Sendable {
         } catch {
             throw ClientError.contextUnavailable
         }
-        scratch = .allocate(capacity: Int(SHIM_LWS_PRE) + Self.fragmentBytes)
         LWSLog.installIfNeeded()
         // The protocol array and its name must outlive the context.
         protocolName = memory.cString("lws-transport-client")
         let protocols = memory.zeroed(lws_protocols.self, count: 2)
         protocols[0].name = UnsafePointer(protocolName)
-        protocols[0].callback = lwsClientCallback
+        protocols[0].callback = lwsRoutedCallback
 
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
         info.protocols = UnsafePointer(protocols)
         // Without this option lws prefixes the client's Origin header with "http://".
         info.options = UInt64(LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN)
-        // lws_context_user() hands this back in every callback; this object outlives the context.
-        info.user = Unmanaged.passUnretained(self).toOpaque()
+        // lws_context_user() hands this back in every callback; the route outlives the context.
+        info.user = callbackRoute.contextUser
         loop.configure(&info)
         guard let context = lws_create_context(&info) else {
-            scratch.deallocate()
             throw ClientError.contextUnavailable
         }
         self.context = context
         loop.startHeartbeat(context)
-        shared.withLock { $0.context = CancellableContext(pointer: context) }
+        inbox.open(context)
         thread = ServiceThread { [self] in serviceLoop() }
-    }
-
-    deinit {
-        scratch.deallocate()
     }
 
     /// A new connection id; the connection itself is made on the service thread.
@@ -114,10 +103,7 @@ final class LWSClientContext: @unchecked Sendable {
     /// Stops the service loop, destroys the context (open connections end with `.closed(nil)`)
     /// and waits for the thread, unless called from the service thread itself.
     func shutdown() {
-        shared.withLock { shared in
-            shared.stopRequested = true
-            if let context = shared.context { lws_cancel_service(context.pointer) }
-        }
+        inbox.requestStop()
         if let thread, !thread.isCurrent { thread.join() }
     }
 
@@ -126,16 +112,7 @@ final class LWSClientContext: @unchecked Sendable {
             apply(command)
             return
         }
-        let accepted = shared.withLock { shared -> Bool in
-            guard let context = shared.context else { return false }
-            // One wake-up per batch: a non-empty inbox already has a cancel pending that will
-            // drain this command too.
-            let wake = shared.commands.isEmpty
-            shared.commands.append(command)
-            if wake { lws_cancel_service(context.pointer) }
-            return true
-        }
-        if !accepted, case .connect(let id, _, let handler) = command {
+        if !inbox.submit(command), case .connect(let id, _, let handler) = command {
             handler(ClientConnectionID(rawValue: id), .failed(.contextUnavailable))
         }
     }
@@ -147,7 +124,7 @@ final class LWSClientContext: @unchecked Sendable {
             loop.runOnce()
         }
         running = false
-        shared.withLock { $0.context = nil }  // from here commands are refused
+        inbox.close()  // from here commands are refused
         if let context {
             // Closes what is still open; CLIENT_CLOSED / CONNECTION_ERROR run now, on this thread.
             loop.destroy(context)
@@ -157,12 +134,7 @@ final class LWSClientContext: @unchecked Sendable {
             connection.emit(connection.isOpen ? .closed(code: nil) : .failed(.contextUnavailable))
         }
         connections.removeAll()
-        let leftover = shared.withLock { shared in
-            let commands = shared.commands
-            shared.commands.removeAll()
-            return commands
-        }
-        for case .connect(let id, _, let handler) in leftover {
+        for case .connect(let id, _, let handler) in inbox.take().work {
             handler(ClientConnectionID(rawValue: id), .failed(.contextUnavailable))
         }
         for block in retiredMemory { block.freeAll() }
@@ -173,11 +145,7 @@ final class LWSClientContext: @unchecked Sendable {
     private func drainInbox() {
         for block in retiredMemory { block.freeAll() }
         retiredMemory.removeAll()
-        let (commands, stop) = shared.withLock { shared in
-            let commands = shared.commands
-            shared.commands.removeAll()
-            return (commands, shared.stopRequested)
-        }
+        let (commands, stop) = inbox.take()
         for command in commands { apply(command) }
         if stop { running = false }
     }
@@ -247,7 +215,7 @@ final class LWSClientContext: @unchecked Sendable {
 
     // MARK: - Callback dispatch
 
-    fileprivate func handle(
+    func handle(
         _ wsi: OpaquePointer,
         _ reason: lws_callback_reasons,
         _ user: UnsafeMutableRawPointer?,
@@ -305,14 +273,14 @@ final class LWSClientContext: @unchecked Sendable {
             return 0
 
         case LWS_CALLBACK_CLIENT_WRITEABLE:
-            guard let connection = connection(wsi) else { return 0 }
-            return writeable(connection, wsi)
+            guard let connection = connection(wsi), !connection.dropRequested else { return 0 }
+            return writer.writeable(wsi, connection)
 
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-            // `in` holds the peer's close code (network order); returning 0 lets lws echo it.
-            if let connection = connection(wsi), length >= 2, let input {
-                let bytes = input.assumingMemoryBound(to: UInt8.self)
-                connection.peerCloseCode = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+            // `in` holds the peer's close payload; returning 0 lets lws echo it. A test client takes any code.
+            let payload = input.map { UnsafeRawBufferPointer(start: $0, count: length) }
+            if let connection = connection(wsi), let code = PeerCloseFrame(payload: payload).code {
+                connection.peerCloseCode = code
             }
             return 0
 
@@ -331,40 +299,10 @@ final class LWSClientContext: @unchecked Sendable {
         guard let opaque = lws_get_opaque_user_data(wsi) else { return nil }
         return connections[UInt64(UInt(bitPattern: opaque))]
     }
-
-    private func writeable(_ connection: LWSClientConnection, _ wsi: OpaquePointer) -> Int32 {
-        if connection.dropRequested { return 0 }
-        if let fragment = connection.outbound.nextFragment(maxBytes: Self.fragmentBytes) {
-            let payload = scratch + Int(SHIM_LWS_PRE)
-            fragment.bytes.withUnsafeBufferPointer { source in
-                if let base = source.baseAddress { payload.update(from: base, count: source.count) }
-            }
-            let flags = lws_write_ws_flags(
-                Int32((fragment.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT).rawValue),
-                fragment.isFirst ? 1 : 0,
-                fragment.isLast ? 1 : 0
-            )
-            // One lws_write per WRITEABLE; lws masks the payload in place and uses the headroom.
-            let written = lws_write(wsi, payload, fragment.bytes.count, lws_write_protocol(rawValue: UInt32(flags)))
-            if written < fragment.bytes.count { return -1 }
-            if !connection.outbound.isEmpty || connection.pendingClose != nil {
-                lws_callback_on_writable(wsi)
-            }
-            return 0
-        }
-        if let close = connection.pendingClose, connection.sentCloseCode == nil {
-            // lws may still raise WRITEABLE while it awaits the peer's close ack; returning -1
-            // again then would kill the connection before the ack (and the peer would see a reset).
-            connection.sentCloseCode = close.code
-            LWSCloseReason.set(wsi, code: close.code, reason: close.reason)
-            return -1
-        }
-        return 0
-    }
 }
 
 /// One client WebSocket, owned by the service thread.
-final class LWSClientConnection {
+final class LWSClientConnection: LWSWebSocketOutput {
     let id: UInt64
     let handler: LWSClientContext.Handler
     let memory = LWSMemory()
@@ -388,18 +326,4 @@ final class LWSClientConnection {
     func emit(_ event: ClientEvent) {
         handler(ClientConnectionID(rawValue: id), event)
     }
-}
-
-// lws calls back with no closure context: the client context is found through lws_context_user().
-private func lwsClientCallback(
-    _ wsi: OpaquePointer?,
-    _ reason: lws_callback_reasons,
-    _ user: UnsafeMutableRawPointer?,
-    _ input: UnsafeMutableRawPointer?,
-    _ length: Int
-) -> Int32 {
-    guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else {
-        return lws_callback_http_dummy(wsi, reason, user, input, length)
-    }
-    return Unmanaged<LWSClientContext>.fromOpaque(owner).takeUnretainedValue().handle(wsi, reason, user, input, length)
 }
