@@ -23,7 +23,7 @@ extension SessionState {
             }
             return
         }
-        guard edge == .bottom ? hasMore : hasPrevious else {
+        guard edge == .bottom ? hasMoreBelow : hasPrevious else {
             if let failure = failure(edge) {
                 abandonRetry(failure, reason: .feedExhausted, at: edge, into: &effects)
                 self[load: edge] = .idle
@@ -114,16 +114,36 @@ extension SessionState {
     }
 
     private mutating func appendNextPage(_ load: PageLoad, into effects: inout [SessionEffect]) {
+        self.page = load.page
+        if trimmedBelow > 0 {
+            // A bounded window trimmed these: they come back from the session's items.
+            let start = items.count - trimmedBelow
+            let count = min(config.pageSize, trimmedBelow)
+            let page = Array(items[start..<start + count])
+            makeRoom(for: page.count, landingAt: .bottom, into: &effects)
+            trimmedBelow -= count
+            sendItems(.append, page, into: &effects)
+            rearmBottomRule()
+            effects.append(
+                .log(
+                    LogEntry(
+                        .loadMoreFinished,
+                        [
+                            "page": .int(load.page), "added": .int(page.count), "total": .int(items.count),
+                            "hasMore": .bool(hasMoreBelow), "reloaded": true,
+                        ])))
+            return
+        }
         let available = pageableItems(besideRefreshed: items.count - (cursor - firstLoaded))
         let end = min(cursor + config.pageSize, available ?? .max)
         var page = (cursor..<max(cursor, end)).compactMap { source.item(at: $0, seed: config.seed) }
         cursor += page.count
-        self.page = load.page
         hasMore = available.map { cursor < $0 } ?? true
         // With the feed's end held, the messages that arrived meanwhile follow it.
         let shown = hasMore ? 0 : heldArrivals.count
         page += heldArrivals.prefix(shown)
         heldArrivals.removeFirst(shown)
+        makeRoom(for: page.count, landingAt: .bottom, into: &effects)
         items += page
         sendItems(.append, page, into: &effects)
         rearmBottomRule()
@@ -137,26 +157,36 @@ extension SessionState {
     /// Older items go on top, marked `older` so the page keeps what the user sees; the page's next
     /// geometry after them is checked for that (`anchorKept`, `anchorDrift`).
     private mutating func prependPreviousPage(_ load: PageLoad, into effects: inout [SessionEffect]) {
-        let room = itemCap.map { max(0, $0 - items.count) } ?? .max
-        let start = max(0, firstLoaded - min(config.pageSize, room))
-        let older = (start..<firstLoaded).compactMap { source.item(at: $0, seed: config.seed) }
-        firstLoaded = start
         previousPage = load.page
-        items.insert(contentsOf: older, at: 0)
-        if itemCap != nil {
-            hasMore = pageableItems(besideRefreshed: items.count - (cursor - firstLoaded)).map { cursor < $0 } ?? true
+        let older: [FeedItem]
+        let reloaded = trimmedAbove > 0
+        if reloaded {
+            // A bounded window trimmed these: they come back from the session's items.
+            let count = min(config.pageSize, trimmedAbove)
+            makeRoom(for: count, landingAt: .top, into: &effects)
+            trimmedAbove -= count
+            older = Array(items[trimmedAbove..<trimmedAbove + count])
+        } else {
+            let room = itemCap.map { max(0, $0 - items.count) } ?? .max
+            let start = max(0, firstLoaded - min(config.pageSize, room))
+            older = (start..<firstLoaded).compactMap { source.item(at: $0, seed: config.seed) }
+            makeRoom(for: older.count, landingAt: .top, into: &effects)
+            firstLoaded = start
+            items.insert(contentsOf: older, at: 0)
+            if itemCap != nil {
+                hasMore =
+                    pageableItems(besideRefreshed: items.count - (cursor - firstLoaded)).map { cursor < $0 } ?? true
+            }
         }
         sendItems(.prepend, older, older: true, into: &effects)
         if !older.isEmpty { anchorCheckRev = rev }
         rearmTopRule()
-        effects.append(
-            .log(
-                LogEntry(
-                    .loadPreviousFinished,
-                    [
-                        "page": .int(load.page), "added": .int(older.count), "total": .int(items.count),
-                        "hasPrevious": .bool(hasPrevious),
-                    ])))
+        var data: [String: JSONValue] = [
+            "page": .int(load.page), "added": .int(older.count), "total": .int(items.count),
+            "hasPrevious": .bool(hasPrevious),
+        ]
+        if reloaded { data["reloaded"] = true }
+        effects.append(.log(LogEntry(.loadPreviousFinished, data)))
     }
 
     /// Once the page shows the new items, presets that re-arm evaluate the bottom rule afresh.
@@ -169,7 +199,9 @@ extension SessionState {
     /// Once older items show, the top rule is evaluated afresh: a page that still ends within the
     /// threshold loads the one before it.
     mutating func rearmTopRule() {
-        guard config.preset.behavior.loadsPrevious, let geometry = lastGeometry?.geometry.along(config.axis) else {
+        guard config.preset.behavior.loadsPrevious || config.windowSize > 0,
+            let geometry = lastGeometry?.geometry.along(config.axis)
+        else {
             return
         }
         memory.contentLengthAtTopLanding = geometry.contentLength
