@@ -16,10 +16,16 @@ extension SessionState {
     mutating func requestJump(_ request: JumpRequest, into effects: inout [SessionEffect]) {
         guard isOpen else { return }
         guard let target = locate(request.id) else {
+            // A feed item the cap keeps out of reach says so; any other id is simply not in the feed.
+            let inFeed =
+                source.index(of: request.id, seed: config.seed).map { index in
+                    source.available(maxItems: config.maxItems).map { index < $0 } ?? true
+                } ?? false
             effects += Self.refusal(
                 ProtocolError(
                     .unknownItem,
-                    "no item \"\(ClientText.excerpt(request.id))\" in this feed\(reachNote): nothing changed"))
+                    "no item \"\(ClientText.excerpt(request.id))\" in this feed\(inFeed ? reachNote : ""): nothing changed"
+                ))
             return
         }
         if case .loading(let token, let earlier) = jump {

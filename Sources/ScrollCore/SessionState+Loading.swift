@@ -118,12 +118,14 @@ extension SessionState {
         if trimmedBelow > 0 {
             // A bounded window trimmed these: they come back from the session's items.
             let start = items.count - trimmedBelow
-            let count = min(config.pageSize, trimmedBelow)
+            let count = makeRoom(
+                for: min(config.pageSize, trimmedBelow), landingAt: .bottom, into: &effects)
             let page = Array(items[start..<start + count])
-            makeRoom(for: page.count, landingAt: .bottom, into: &effects)
             trimmedBelow -= count
-            sendItems(.append, page, into: &effects)
-            rearmBottomRule()
+            if count > 0 {
+                sendItems(.append, page, into: &effects)
+                rearmBottomRule()
+            }
             effects.append(
                 .log(
                     LogEntry(
@@ -143,13 +145,18 @@ extension SessionState {
         let shown = hasMore ? 0 : heldArrivals.count
         page += heldArrivals.prefix(shown)
         heldArrivals.removeFirst(shown)
-        makeRoom(for: page.count, landingAt: .bottom, into: &effects)
+        // What does not fit the window beside what the user sees stays in the session, below the page.
+        let landing = makeRoom(for: page.count, landingAt: .bottom, into: &effects)
         items += page
-        sendItems(.append, page, into: &effects)
-        rearmBottomRule()
+        trimmedBelow = page.count - landing
+        if landing > 0 || page.isEmpty {
+            sendItems(.append, Array(page.prefix(landing)), into: &effects)
+            rearmBottomRule()
+        }
         var data: [String: JSONValue] = [
             "page": .int(load.page), "added": .int(page.count), "total": .int(items.count), "hasMore": .bool(hasMore),
         ]
+        if landing < page.count { data["shown"] = .int(landing) }
         if shown > 0 { data["arrived"] = .int(shown) }
         effects.append(.log(LogEntry(.loadMoreFinished, data)))
     }
@@ -160,32 +167,38 @@ extension SessionState {
         previousPage = load.page
         let older: [FeedItem]
         let reloaded = trimmedAbove > 0
+        var landing: Int
         if reloaded {
             // A bounded window trimmed these: they come back from the session's items.
-            let count = min(config.pageSize, trimmedAbove)
-            makeRoom(for: count, landingAt: .top, into: &effects)
-            trimmedAbove -= count
-            older = Array(items[trimmedAbove..<trimmedAbove + count])
+            landing = makeRoom(for: min(config.pageSize, trimmedAbove), landingAt: .top, into: &effects)
+            trimmedAbove -= landing
+            older = Array(items[trimmedAbove..<trimmedAbove + landing])
         } else {
             let room = itemCap.map { max(0, $0 - items.count) } ?? .max
             let start = max(0, firstLoaded - min(config.pageSize, room))
-            older = (start..<firstLoaded).compactMap { source.item(at: $0, seed: config.seed) }
-            makeRoom(for: older.count, landingAt: .top, into: &effects)
+            let loaded = (start..<firstLoaded).compactMap { source.item(at: $0, seed: config.seed) }
+            // What does not fit the window beside what the user sees stays in the session, above the page.
+            landing = makeRoom(for: loaded.count, landingAt: .top, into: &effects)
+            older = Array(loaded.suffix(landing))
             firstLoaded = start
-            items.insert(contentsOf: older, at: 0)
+            items.insert(contentsOf: loaded, at: 0)
+            trimmedAbove = loaded.count - landing
             if itemCap != nil {
                 hasMore =
                     pageableItems(besideRefreshed: items.count - (cursor - firstLoaded)).map { cursor < $0 } ?? true
             }
         }
-        sendItems(.prepend, older, older: true, into: &effects)
-        if !older.isEmpty { anchorCheckRev = rev }
-        rearmTopRule()
+        if !older.isEmpty || !reloaded {
+            sendItems(.prepend, older, older: true, into: &effects)
+            if !older.isEmpty { anchorCheckRev = rev }
+            rearmTopRule()
+        }
         var data: [String: JSONValue] = [
             "page": .int(load.page), "added": .int(older.count), "total": .int(items.count),
             "hasPrevious": .bool(hasPrevious),
         ]
         if reloaded { data["reloaded"] = true }
+        if landing < Int(data["added"]?.number ?? 0) || (reloaded && landing == 0) { data["shown"] = .int(landing) }
         effects.append(.log(LogEntry(.loadPreviousFinished, data)))
     }
 

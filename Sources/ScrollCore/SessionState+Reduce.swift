@@ -326,8 +326,8 @@ extension SessionState {
             }
             refreshedItemCount += fresh.count
             // The page holds a window further down: the new items wait above it, loaded back at the top.
-            let shown = trimmedAbove == 0
-            if shown { makeRoom(for: fresh.count, landingAt: .top, into: &effects) }
+            let landing = trimmedAbove == 0 ? makeRoom(for: fresh.count, landingAt: .top, into: &effects) : 0
+            let shown = landing > 0 || (trimmedAbove == 0 && fresh.isEmpty)
             items.insert(contentsOf: fresh, at: 0)
             if itemCap != nil {
                 hasMore = pageableItems(besideRefreshed: heldExtraItems).map { cursor < $0 } ?? true
@@ -336,10 +336,12 @@ extension SessionState {
             if shown {
                 // Scrolled into the feed, the page keeps its anchor through the refresh's prepend too.
                 let scrolledIn = lastGeometry.map { $0.geometry.along(config.axis).distanceToTop > 0.5 } ?? false
-                sendItems(.prepend, fresh, into: &effects)
+                trimmedAbove = fresh.count - landing
+                sendItems(.prepend, Array(fresh.suffix(landing)), into: &effects)
                 if scrolledIn, !fresh.isEmpty { anchorCheckRev = rev }
                 rearmBottomRule()
                 contentChanged = !fresh.isEmpty
+                if landing < fresh.count { data["shown"] = .int(landing) }
             } else {
                 trimmedAbove += fresh.count
                 data["shown"] = false

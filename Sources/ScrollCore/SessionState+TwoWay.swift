@@ -24,7 +24,7 @@ extension SessionState {
             heldArrivals.append(message)
             data["held"] = true
             data["follow"] = false
-        } else if trimmedBelow > 0 {
+        } else if trimmedBelow > 0 || makeRoom(for: 1, landingAt: .bottom, into: &effects) == 0 {
             // The page holds a window further up: the message waits below it, loaded back at the bottom.
             items.append(message)
             trimmedBelow += 1
@@ -32,7 +32,6 @@ extension SessionState {
             data["shown"] = false
         } else {
             let follow = lastGeometry != nil && reachedBottom
-            makeRoom(for: 1, landingAt: .bottom, into: &effects)
             items.append(message)
             sendItems(.append, [message], into: &effects)
             rearmBottomRule()

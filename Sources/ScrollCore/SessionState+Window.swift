@@ -9,11 +9,58 @@ extension SessionState {
     /// than the window, not even between two messages. The session keeps the items (they load back through
     /// that edge). A trim at the top moves content above the viewport, so the page's anchor is checked as
     /// after a prepend.
-    mutating func makeRoom(for count: Int, landingAt edge: FeedEdge, into effects: inout [SessionEffect]) {
+    ///
+    /// Rows in view (the page's last geometry: its anchor item and the viewport's length) are never trimmed:
+    /// when the user moved away from `edge` while its page loaded, only what fits lands and the rest stays
+    /// in the session, trimmed at `edge`. Returns how many of the `count` items land in the page.
+    mutating func makeRoom(for count: Int, landingAt edge: FeedEdge, into effects: inout [SessionEffect]) -> Int {
         let limit = config.windowSize
-        guard limit > 0 else { return }
-        let excess = min(pageCount, pageCount + count - limit)
-        trim(excess, at: edge == .bottom ? .top : .bottom, into: &effects)
+        guard limit > 0 else { return count }
+        let excess = pageCount + count - limit
+        guard excess > 0 else { return count }
+        let far: FeedEdge = edge == .bottom ? .top : .bottom
+        let trimmed = min(excess, rowsOutOfView(at: far))
+        trim(trimmed, at: far, into: &effects)
+        return max(0, count - (excess - trimmed))
+    }
+
+    /// Rows kept beyond the viewport at either end when trimming: a trim never reaches what the user sees.
+    static let viewMargin = 2
+
+    /// How many of the page's rows at `edge` lie out of view (with ``viewMargin``), by the last geometry.
+    func rowsOutOfView(at edge: FeedEdge) -> Int {
+        guard let view = rowsInView() else { return pageCount }
+        switch edge {
+        case .top: return max(0, view.lowerBound - Self.viewMargin)
+        case .bottom: return max(0, pageCount - view.upperBound - Self.viewMargin)
+        }
+    }
+
+    /// The page's rows (0-based in `pageItems`) the last geometry showed: from its anchor item (or, for a page
+    /// that sends none, its offset over the average row) down by the rows' heights to the viewport's end.
+    func rowsInView() -> Range<Int>? {
+        guard let report = lastGeometry, pageCount > 0 else { return nil }
+        let axis = report.geometry.along(config.axis)
+        guard axis.contentLength > 0 else { return nil }
+        let page = pageItems
+        let average = axis.contentLength / Double(page.count)
+        var first: Int
+        var edge: Double
+        if let anchor = report.anchor, let index = page.firstIndex(where: { $0.id == anchor.id }) {
+            first = index - page.startIndex
+            edge = anchor.offset
+        } else {
+            let offset = max(0, axis.offset + axis.leadingInset)
+            first = min(page.count - 1, Int(offset / average))
+            edge = Double(first) * average - offset
+        }
+        var last = first
+        while last < page.count, edge < axis.containerLength {
+            edge += page[page.startIndex + last].height ?? average
+            last += 1
+        }
+        first = max(0, first)
+        return first..<max(first + 1, last)
     }
 
     /// Trims `count` items the page holds at `edge`.
