@@ -439,7 +439,8 @@ export class FeedRenderer extends EventTarget {
     // A chat's end is the live end, where new messages arrive: no "End of feed".
     const exhausted = this.hasMore === false && this.rev !== null && !this.phone.classList.contains("is-chat");
     this.endOfFeed.hidden = !exhausted;
-    if (exhausted) this.endText.textContent = `End of feed · ${this.list.children.length} items`;
+    // A bounded window holds fewer rows than the feed has: the count is the session's (`total`).
+    if (exhausted) this.endText.textContent = `End of feed · ${Math.max(this.total, this.list.children.length)} items`;
   }
 
   /** Vertical list or horizontal strip (config `axis`). */
