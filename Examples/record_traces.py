@@ -41,6 +41,12 @@ class Page:
         self.inset_top = inset_top
         self.extra_height = 0.0
         self.zoom_fraction = 0.0
+        # Like the browser page: report the anchor (first visible item) and the rendered rev, measured
+        # just before and just after a prepend or a trim at the top (docs/protocol.md, "Anchoring").
+        self.anchors = False
+        self.rev = 0
+        self.pending_jump = None
+        self.errors = []
 
     @property
     def content_height(self):
@@ -63,28 +69,84 @@ class Page:
             except asyncio.TimeoutError:
                 return
             if message["type"] == "items":
+                anchored = message["op"] == "prepend" or (message["op"] == "trim" and message.get("edge") == "top")
+                if anchored and self.anchors:
+                    await self.report_now()
                 if message["op"] == "replace":
                     self.items = message["items"]
                 elif message["op"] == "append":
                     self.items += message["items"]
+                elif message["op"] == "trim":
+                    count = message["count"]
+                    if message["edge"] == "top":
+                        # The rows above the view go; the view keeps its place.
+                        self.offset_y -= sum(item.get("height", 72) for item in self.items[:count])
+                        self.items = self.items[count:]
+                    else:
+                        self.items = self.items[:len(self.items) - count]
                 else:
                     # A prepend keeps what the user looks at where it was.
                     self.items = message["items"] + self.items
-                    if self.offset_y > 0:
+                    if self.offset_y > 0 or message.get("older"):
                         self.offset_y += sum(item.get("height", 72) for item in message["items"])
+                self.rev = message["rev"]
+                if self.pending_jump and self.place(*self.pending_jump):
+                    self.pending_jump = None
+                if anchored and self.anchors:
+                    await self.report_now()
             elif message["type"] == "command" and message["name"] == "scrollToTop":
                 self.offset_y = 0.0
+            elif message["type"] == "command" and message["name"] == "scrollToBottom":
+                self.offset_y = self.max_offset()
+            elif message["type"] == "command" and message["name"] == "scrollToItem":
+                self.pending_jump = (message["id"], message["anchor"])
+            elif message["type"] == "error":
+                self.errors.append(message)
 
-    async def frame(self, phase="idle"):
+    def place(self, item_id, anchor):
+        """The page's scrollToItem: the item at its anchor, from the rows' heights."""
+        top = 0.0
+        for item in self.items:
+            height = item.get("height", 72)
+            if item["id"] == item_id:
+                target = {"top": top, "center": top + height / 2 - self.viewport / 2,
+                          "bottom": top + height - self.viewport}[anchor]
+                self.offset_y = min(max(0.0, target), self.max_offset())
+                return True
+            top += height
+        return False
+
+    def anchor(self):
+        top = 0.0
+        for item in self.items:
+            height = item.get("height", 72)
+            if top + height > self.offset_y + 0.5:
+                return {"id": item["id"], "offset": round(top - self.offset_y, 1)}
+            top += height
+        return None
+
+    def geometry(self, phase):
         self.seq += 1
-        await self.ws.send(json.dumps({
+        message = {
             "type": "geometry", "seq": self.seq, "t": round(self.seq * 16.667, 3),
             "contentOffset": {"x": self.offset_x, "y": self.offset_y},
             "contentSize": {"width": self.width, "height": self.content_height},
             "containerSize": {"width": self.width, "height": self.viewport},
             "contentInsets": {"top": self.inset_top, "leading": 0, "bottom": 0, "trailing": 0},
             "phase": phase,
-        }))
+        }
+        if self.anchors:
+            message["rev"] = self.rev
+            anchor = self.anchor()
+            if anchor:
+                message["anchor"] = anchor
+        return message
+
+    async def report_now(self, phase="decelerating"):
+        await self.ws.send(json.dumps(self.geometry(phase)))
+
+    async def frame(self, phase="idle"):
+        await self.ws.send(json.dumps(self.geometry(phase)))
         await self.pump(FRAME)
 
     def max_offset(self):
@@ -212,6 +274,48 @@ async def failure_at_the_bottom(page):
     await page.rest(30)
 
 
+async def prepend_during_a_fling(page):
+    # A chat opened at its newest messages; a fling up (a velocity that decays, each frame relative to the
+    # last, as a browser's momentum after a prepend) reaches the top while older messages land.
+    page.anchors = True
+    await page.hello("chat", newMessageEveryMs=0, loadLatencyMs=300)
+    await page.rest(3)
+    velocity = 140.0
+    for _ in range(60):
+        page.offset_y = max(0.0, page.offset_y - velocity)
+        velocity = max(4.0, velocity * 0.95)
+        await page.frame("decelerating")
+    await page.rest(10)
+
+
+async def jump_to_an_item(page):
+    # A long feed in a window of 100: a jump to item 1500 loads its window and centres it; the bottom rule
+    # that the old position would fire is held back until the page reports the jump's window. A jump to an
+    # item past the feed's end is refused and changes nothing. Then a scroll up loads back what lies above.
+    page.anchors = True
+    await page.hello("playground", maxItems=2000, windowSize=100, loadLatencyMs=200)
+    await page.scroll_to(page.max_offset(), 20)
+    await page.ws.send(json.dumps({"type": "jump", "id": "item-1500", "anchor": "center"}))
+    await page.rest(30, phase="decelerating")
+    await page.ws.send(json.dumps({"type": "jump", "id": "item-2001"}))
+    await page.rest(5)
+    await page.scroll_to(0, 30)
+    await page.rest(30)
+
+
+async def bounded_window(page):
+    # A window of 40 items over a feed of 200: down to the end, each page trims the top; back to the top,
+    # each trimmed page loads back and trims the bottom, with the view kept (anchorKept).
+    page.anchors = True
+    await page.hello("playground", windowSize=40, maxItems=200, loadLatencyMs=100)
+    for _ in range(14):
+        await page.scroll_to(page.max_offset(), 12)
+        await page.rest(12)
+    for _ in range(14):
+        await page.scroll_to(0, 12)
+        await page.rest(12)
+
+
 GESTURES = {
     "fast-fling-to-bottom": fast_fling_to_bottom,
     "short-content": short_content,
@@ -222,6 +326,9 @@ GESTURES = {
     "horizontal-offset-while-scrolling": horizontal_offset_while_scrolling,
     "refresh-while-load-in-flight": refresh_while_load_in_flight,
     "failure-at-the-bottom": failure_at_the_bottom,
+    "prepend-during-a-fling": prepend_during_a_fling,
+    "jump-to-an-item": jump_to_an_item,
+    "bounded-window": bounded_window,
 }
 
 

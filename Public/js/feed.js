@@ -189,6 +189,9 @@ export class FeedRenderer extends EventTarget {
       case "prepend":
         this.prepend(nodes, message.older === true);
         break;
+      case "trim":
+        this.trim(message.edge === "top" ? "top" : "bottom", Number(message.count) || 0);
+        break;
       default:
         this.list.append(...nodes);
     }
@@ -211,13 +214,9 @@ export class FeedRenderer extends EventTarget {
     const position = this.axis === "horizontal" ? this.scroller.scrollLeft : this.scroller.scrollTop;
     // Older items (load previous) never move what the user sees, even at the very top.
     const anchor = position > 0.5 || older ? this.firstVisibleItem() : null;
-    const before = anchor ? this.offsetInViewport(anchor) : 0;
-    this.list.prepend(...nodes);
-    if (anchor) {
-      // Screen pixels to the feed's own: the frame may be scaled to fit the window.
-      const shift = (this.offsetInViewport(anchor) - before) / (this.scale?.() || 1);
-      if (this.axis === "horizontal") this.scroller.scrollLeft += shift;
-      else this.scroller.scrollTop += shift;
+    if (!anchor) this.list.prepend(...nodes);
+    else {
+      this.keepingAnchor(anchor, older, () => this.list.prepend(...nodes));
       if (!older) {
         this.newItems.textContent = `↑ ${nodes.length} new`;
         this.newItems.hidden = false;
@@ -230,19 +229,103 @@ export class FeedRenderer extends EventTarget {
     }
   }
 
+  /**
+   * Changes the list above `anchor` without moving it on screen. With `native`, the browser's own scroll
+   * anchoring (overflow-anchor) is on for the change: it also adjusts a smooth scroll already under way
+   * (a wheel fling animates to an absolute target, which would undo a shift made by hand; that was the
+   * intermittent anchorDrift). Whatever the browser has not restored by the time the change is laid out
+   * (at the very top Chromium does not anchor) is shifted by hand.
+   */
+  keepingAnchor(anchor, native, change) {
+    const before = this.offsetInViewport(anchor);
+    if (native) this.startAnchoring();
+    change();
+    // Screen pixels to the feed's own: the frame may be scaled to fit the window.
+    const shift = (this.offsetInViewport(anchor) - before) / (this.scale?.() || 1);
+    if (Math.abs(shift) < 0.5) return;
+    if (this.axis === "horizontal") this.scroller.scrollLeft += shift;
+    else this.scroller.scrollTop += shift;
+  }
+
+  /** Native scroll anchoring for the next two frames: the browser's adjustment lands with the layout. */
+  startAnchoring() {
+    this.scroller.classList.add("is-anchoring");
+    cancelAnimationFrame(this.anchoringFrame);
+    this.anchoringFrame = requestAnimationFrame(() => {
+      this.anchoringFrame = requestAnimationFrame(() => this.scroller.classList.remove("is-anchoring"));
+    });
+  }
+
+  /**
+   * A bounded window trims `count` rows far from the viewport. At the bottom nothing moves; at the top
+   * the first visible row stays where it is, as through an older prepend.
+   */
+  trim(edge, count) {
+    const rows = Array.from(this.list.children);
+    const n = Math.min(count, rows.length);
+    if (n === 0) return;
+    const gone = edge === "top" ? rows.slice(0, n) : rows.slice(rows.length - n);
+    if (edge !== "top") {
+      for (const row of gone) row.remove();
+      return;
+    }
+    const anchor = this.firstVisibleItem();
+    const remove = () => { for (const row of gone) row.remove(); };
+    if (anchor && !gone.includes(anchor)) this.keepingAnchor(anchor, true, remove);
+    else remove();
+  }
+
+  /**
+   * The server's `scrollToItem`: puts the item's top at the top of the visible area (below a sticky
+   * header), its centre at the centre, or its bottom at the bottom, from the rows as measured now. False
+   * when the list does not hold the item yet (the items message that follows brings it).
+   */
+  scrollToItem(id, anchor) {
+    const node = Array.from(this.list.children).find((row) => row.dataset.id === id);
+    if (!node) return false;
+    const k = this.scale?.() || 1;
+    const horizontal = this.axis === "horizontal";
+    const box = node.getBoundingClientRect();
+    const start = this.offsetInViewport(node) / k;
+    const length = (horizontal ? box.width : box.height) / k;
+    const visible = horizontal ? this.scroller.clientWidth : this.scroller.clientHeight;
+    const inset = this.insetTop;
+    let delta;
+    if (anchor === "center") delta = start + length / 2 - (inset + (visible - inset) / 2);
+    else if (anchor === "bottom") delta = start + length - visible;
+    else delta = start - inset;
+    if (horizontal) this.scroller.scrollLeft += delta;
+    else this.scroller.scrollTop += delta;
+    return true;
+  }
+
+  /**
+   * The first item in view, in layout terms: the content's translate (a pull, the refresh indicator) is
+   * not scrolling, so the gap it opens above the first row does not count. (Measured with the translate,
+   * an older prepend during a pull at the top showed its rows in that gap, and the page reported another
+   * item first in view although nothing had moved: the fling test's anchorDrift.)
+   */
   firstVisibleItem() {
     const viewport = this.scroller.getBoundingClientRect();
+    const shift = this.contentShift() * (this.scale?.() || 1);
     for (const node of this.list.children) {
       const box = node.getBoundingClientRect();
-      if (this.axis === "horizontal" ? box.right > viewport.left : box.bottom > viewport.top) return node;
+      if (this.axis === "horizontal" ? box.right - shift > viewport.left : box.bottom - shift > viewport.top) return node;
     }
     return null;
   }
 
+  /** A row's distance from the viewport's start in screen px, without the content's translate. */
   offsetInViewport(node) {
     const viewport = this.scroller.getBoundingClientRect();
     const box = node.getBoundingClientRect();
-    return this.axis === "horizontal" ? box.left - viewport.left : box.top - viewport.top;
+    const shift = this.contentShift() * (this.scale?.() || 1);
+    return (this.axis === "horizontal" ? box.left - viewport.left : box.top - viewport.top) - shift;
+  }
+
+  /** How far the content is translated (feed px): the simulated pull or the refresh indicator's room. */
+  contentShift() {
+    return Math.max(this.pull, this.refreshShift);
   }
 
   hideNewItemsIfSeen() {
@@ -356,7 +439,8 @@ export class FeedRenderer extends EventTarget {
     // A chat's end is the live end, where new messages arrive: no "End of feed".
     const exhausted = this.hasMore === false && this.rev !== null && !this.phone.classList.contains("is-chat");
     this.endOfFeed.hidden = !exhausted;
-    if (exhausted) this.endText.textContent = `End of feed · ${this.list.children.length} items`;
+    // A bounded window holds fewer rows than the feed has: the count is the session's (`total`).
+    if (exhausted) this.endText.textContent = `End of feed · ${Math.max(this.total, this.list.children.length)} items`;
   }
 
   /** Vertical list or horizontal strip (config `axis`). */

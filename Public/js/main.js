@@ -31,6 +31,8 @@ let awaitingReset = false;
 let resetTimer = null;
 // Between pressing "Continue live from here" and the fork's list landing: where to put the feed.
 let forking = null;
+// A `scrollToItem` command whose item has not landed yet: the `replace` after it brings it.
+let pendingJump = null;
 
 const feed = new FeedRenderer({
   phone: byId("phone"),
@@ -119,9 +121,12 @@ const frame = new PhoneFrame({
     const head = document.querySelector(".stage .panel-head");
     const readout = byId("frame-readout");
     const actions = byId("stage-actions");
+    // The jump box and the window's range sit under the buttons (the range only with a bounded window).
+    const below = [byId("jump-form"), byId("window-readout")].filter((element) => !element.hidden);
     const spacing = px(stage, "paddingTop") + px(stage, "paddingBottom") + px(layout, "paddingTop") + px(layout, "paddingBottom")
-      + px(head, "marginBottom") + px(readout, "marginBottom") + px(actions, "marginTop") + 4;
-    return [document.querySelector(".topbar"), byId("tabs"), head, readout, actions, { offsetHeight: spacing }];
+      + px(head, "marginBottom") + px(readout, "marginBottom") + px(actions, "marginTop")
+      + below.reduce((sum, element) => sum + px(element, "marginTop"), 0) + 4;
+    return [document.querySelector(".topbar"), byId("tabs"), head, readout, actions, ...below, { offsetHeight: spacing }];
   },
 });
 
@@ -180,11 +185,24 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, fork
 
 connection.addEventListener("message", ({ detail: msg }) => {
   switch (msg.type) {
-    case "items":
-      // A prepend is measured just before and just after, in this task: the server checks the anchor held.
-      if (msg.op === "prepend") reporter.reportNow();
+    case "items": {
+      // A prepend (or a trim at the top) is measured just before and just after, in this task: the server
+      // checks the anchor held.
+      const anchored = msg.op === "prepend" || (msg.op === "trim" && msg.edge === "top");
+      if (anchored) reporter.reportNow();
       feed.applyItems(msg);
-      if (msg.op === "prepend") reporter.reportNow();
+      if (anchored) reporter.reportNow();
+      // A jump's window: the item goes to its anchor in the same task as it lands, before any frame.
+      if (pendingJump && feed.scrollToItem(pendingJump.id, pendingJump.anchor)) {
+        pendingJump = null;
+        if (msg.op === "replace") {
+          awaitingReset = false;
+          inspector.setRev(feed.rev ?? 0);
+          inspector.setShownCount(feed.list.children.length);
+          reporter.wake();
+          break;
+        }
+      }
       // A new list in a running session (a reset) starts at the top, in the same task as it lands: no
       // frame may measure the old position against the new, shorter list. A resume's replace is the
       // same list again and keeps its place.
@@ -201,11 +219,13 @@ connection.addEventListener("message", ({ detail: msg }) => {
       inspector.setShownCount(feed.list.children.length);
       if (restoring) restorePosition(false);
       break;
+    }
     case "state":
       state = msg;
       feed.applyState(msg);
       inspector.setState(msg);
       updateButtons();
+      showWindow(msg);
       if (msg.preset && msg.preset !== config.preset) config = { ...config, preset: msg.preset };
       break;
     case "event":
@@ -214,9 +234,20 @@ connection.addEventListener("message", ({ detail: msg }) => {
     case "command":
       if (msg.name === "scrollToTop") reporter.scrollToTop();
       else if (msg.name === "scrollToBottom") reporter.scrollToBottom();
+      else if (msg.name === "scrollToItem") {
+        // Placed now when the list holds the item; the `replace` that follows places it again, measured.
+        pendingJump = { id: String(msg.id), anchor: msg.anchor };
+        byId("jump-error").hidden = true;
+        feed.scrollToItem(pendingJump.id, pendingJump.anchor);
+        reporter.wake();
+      }
       break;
     case "error":
       inspector.clearPending();
+      if (msg.code === "unknown_item") {
+        byId("jump-error").textContent = msg.message ?? "no such item";
+        byId("jump-error").hidden = false;
+      }
       if (typeof msg.field === "string") inspector.showFieldError(msg.field, msg.message ?? "not accepted");
       log.note("error", { code: msg.code, message: msg.message, ...(msg.ref !== undefined ? { ref: msg.ref } : {}), ...(msg.field ? { field: msg.field } : {}) });
       break;
@@ -273,6 +304,23 @@ function applyConfig(partial, replace) {
     pullThreshold: Number(config.pullThreshold),
     bottomThreshold: Number(config.bottomThreshold),
   });
+}
+
+/** A bounded window's range under the feed: which of the session's items the page holds. */
+function showWindow(msg) {
+  const readout = byId("window-readout");
+  const range = msg.window ?? null;
+  if (readout.hidden !== (range === null)) {
+    readout.hidden = range === null;
+    frame.layout();
+  }
+  if (!range) return;
+  const format = (n) => Number(n).toLocaleString("en-US");
+  const text = range.count === 0
+    ? `Window empty · ${format(msg.itemCount)} items held`
+    : `Window: items ${format(range.start + 1)}–${format(range.start + range.count)} of ${format(msg.itemCount)}`
+      + (range.limit > 0 ? ` · at most ${format(range.limit)} in the page` : " · unbounded");
+  if (readout.textContent !== text) readout.textContent = text;
 }
 
 /** Buttons that can do nothing now are disabled (the server would only log why it ignored them). */
@@ -386,6 +434,13 @@ byId("btn-load-previous").addEventListener("click", () => connection.send({ type
 byId("previous-retry").addEventListener("click", () => connection.send({ type: "loadPrevious" }));
 byId("refresh-retry").addEventListener("click", () => connection.send({ type: "refresh" }));
 byId("conn-drop").addEventListener("click", () => connection.drop());
+byId("jump-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const id = byId("jump-id").value.trim();
+  if (!id) return;
+  byId("jump-error").hidden = true;
+  connection.send({ type: "jump", id, anchor: byId("jump-anchor").value });
+});
 
 // A keyboard path past the feed: the skip link and Control+End land on the buttons after it.
 function focusAfterFeed() {

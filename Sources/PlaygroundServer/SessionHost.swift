@@ -446,7 +446,7 @@ extension ErrorCode {
     /// Whether the code answers a message the client got wrong (the server's own notices do not count).
     var isRefusal: Bool {
         switch self {
-        case .badJSON, .badMessage, .unknownType, .notReady, .tooLarge: true
+        case .badJSON, .badMessage, .unknownType, .notReady, .tooLarge, .unknownItem: true
         case .rateLimited, .tooManyErrors, .serverFull: false
         }
     }

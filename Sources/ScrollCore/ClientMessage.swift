@@ -14,6 +14,8 @@ public enum ClientMessage: Equatable, Sendable {
     case loadPrevious
     /// Back to the initial items.
     case reset
+    /// Scroll to an item, loading the window around it first when needed.
+    case jump(JumpRequest)
     /// Round-trip probe; answered with `pong` carrying the same id.
     case ping(id: JSONValue)
 }
@@ -21,7 +23,7 @@ public enum ClientMessage: Equatable, Sendable {
 extension ClientMessage {
     /// The `type` of each message a page may send: what the decoder knows (docs/protocol.md lists them all).
     public enum Kind: String, Equatable, Sendable, CaseIterable {
-        case hello, geometry, config, refresh, loadMore, loadPrevious, reset, ping
+        case hello, geometry, config, refresh, loadMore, loadPrevious, reset, jump, ping
     }
 
     /// This message's `type`.
@@ -34,6 +36,7 @@ extension ClientMessage {
         case .loadMore: .loadMore
         case .loadPrevious: .loadPrevious
         case .reset: .reset
+        case .jump: .jump
         case .ping: .ping
         }
     }
@@ -160,6 +163,8 @@ public enum ErrorCode: String, Equatable, Sendable, CaseIterable {
     case tooManyErrors = "too_many_errors"
     /// The server holds as many sessions as it may; the connection closes with 1013.
     case serverFull = "server_full"
+    /// A `jump` names an item the feed does not have (or the session cannot reach); nothing changed.
+    case unknownItem = "unknown_item"
 }
 
 /// A refused message: the `error` reply's code, message, the geometry `seq` it refers to and, for a
@@ -219,6 +224,8 @@ extension ClientMessage {
         case .loadMore: return .loadMore
         case .loadPrevious: return .loadPrevious
         case .reset: return .reset
+        case .jump:
+            return .jump(try reader.jump())
         case .ping:
             return .ping(id: fields["id"] ?? .null)
         }
@@ -315,6 +322,15 @@ private struct FieldReader {
         var rev: Int?
         if let value = fields["rev"], value != .null { rev = try integer(value, "rev") }
         return GeometryReport(seq: seq, t: t, geometry: geometry, phase: phase, anchor: anchor, rev: rev)
+    }
+
+    func jump() throws(ProtocolError) -> JumpRequest {
+        let id = try text(fields["id"], "id", maxBytes: JumpRequest.maxIDBytes)
+        guard let value = fields["anchor"], value != .null else { return JumpRequest(id: id) }
+        guard let name = value.string, let anchor = JumpAnchor(rawValue: name) else {
+            throw wrong("anchor", "one of \(JumpAnchor.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return JumpRequest(id: id, anchor: anchor)
     }
 
     func hello() throws(ProtocolError) -> Hello {

@@ -22,6 +22,21 @@ public enum FeedSource: Equatable, Sendable {
         }
     }
 
+    /// The feed index of the item with this id, or nil when the feed has none: a synthetic feed's ids are
+    /// `item-N` (N ≥ 1, written without leading zeros); a list's are its entries' (`maxItems` is checked by
+    /// the caller).
+    public func index(of id: String, seed: UInt64) -> Int? {
+        switch self {
+        case .list(let items):
+            return items.firstIndex { $0.id == id }
+        case .synthetic:
+            guard id.hasPrefix("item-"), let number = Int(id.dropFirst(5)), number >= 1,
+                "item-\(number)" == id
+            else { return nil }
+            return number - 1
+        }
+    }
+
     /// How many items the feed offers within `maxItems` (0 = no cap); nil when endless.
     public func available(maxItems: Int) -> Int? {
         switch self {

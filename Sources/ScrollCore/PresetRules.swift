@@ -100,7 +100,8 @@ extension Preset {
     private func evaluateTop(
         _ axis: AxisGeometry, config: ScrollConfig, memory: inout RuleMemory, verdict: inout RuleVerdict
     ) {
-        guard behavior.loadsPrevious else { return }
+        // A bounded window's trimmed items load back at the top in every preset, by this rule.
+        guard behavior.loadsPrevious || config.windowSize > 0 else { return }
         let level = axis.distanceToTop <= config.topThreshold + AxisGeometry.slack
         var rearmed = false
         if let landed = memory.contentLengthAtTopLanding, landed != axis.contentLength {

@@ -45,8 +45,19 @@ public struct ScrollConfig: Equatable, Hashable, Sendable {
     public var startAt: Int = 0
     /// How often a new message arrives at the bottom (ms), when set explicitly; otherwise the preset's.
     public var explicitNewMessageEveryMs: Int? = nil
+    /// The most items the page holds (0 = unbounded): past it the server trims items far from the viewport
+    /// at the other end and loads them back when the user scrolls toward them.
+    public var windowSize: Int = 0
 
     public init() {}
+
+    /// The largest `windowSize`.
+    public static let maxWindowSize = 100_000
+
+    /// The smallest bounded window for a page size: two pages, so that a page landing at one end never
+    /// trims what is in view (Android Paging asks `maxSize ≥ pageSize + 2 × prefetchDistance` for the same
+    /// reason); smaller windows would load and trim in turns.
+    public static func minWindowSize(pageSize: Int) -> Int { 2 * pageSize }
 
     /// The new-message interval in force (0 = none): the explicit one, else the preset's default.
     public var newMessageEveryMs: Int {
@@ -186,6 +197,10 @@ extension ScrollConfig {
                 config.explicitNewMessageEveryMs = try readInteger(value, "newMessageEveryMs", 0...600_000)
             },
             read: { .int($0.newMessageEveryMs) }),
+        .integer(
+            "windowSize", "window-size",
+            "the most items the page holds, trimmed far from the viewport and loaded back (0 = unbounded)",
+            \.windowSize, 0...maxWindowSize),
     ]
 
     /// The names of every setting.
@@ -202,7 +217,19 @@ extension ScrollConfig {
             guard let value = fields[setting.name] else { continue }
             try setting.apply(&updated, value)
         }
+        if fields["windowSize"] != nil || fields["pageSize"] != nil {
+            try updated.checkWindow()
+        }
         self = updated
+    }
+
+    /// A bounded window must hold two pages (see ``minWindowSize(pageSize:)``).
+    public func checkWindow() throws(ConfigError) {
+        let least = Self.minWindowSize(pageSize: pageSize)
+        guard windowSize == 0 || windowSize >= least else {
+            throw .outOfRange(
+                field: "windowSize", range: "0 or \(least)…\(Self.maxWindowSize) (at least 2 × pageSize \(pageSize))")
+        }
     }
 
     /// The setting a mistyped name most likely meant: the nearest by edit distance, ignoring case, when at

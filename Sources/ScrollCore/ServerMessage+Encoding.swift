@@ -42,6 +42,13 @@ extension ServerMessage {
         case .command(let name):
             writer.key("name")
             writer.string(name)
+        case .scrollToItem(let id, let anchor):
+            writer.key("name")
+            writer.string("scrollToItem")
+            writer.key("id")
+            writer.string(id)
+            writer.key("anchor")
+            writer.string(anchor.rawValue)
         case .error(let error):
             writer.key("code")
             writer.string(error.code.rawValue)
@@ -73,6 +80,12 @@ extension ItemsMessage {
         writer.beginArray()
         for item in items { writer.value(item.json) }
         writer.endArray()
+        if let trimmed {
+            writer.key("edge")
+            writer.string(trimmed.edge.rawValue)
+            writer.key("count")
+            writer.number(trimmed.count)
+        }
         writer.key("total")
         writer.number(total)
         writer.key("hasMore")
@@ -150,6 +163,17 @@ extension StateMessage {
             writer.bool(top.loadingPreviousPage)
             writer.key("loadFailure")
             if let failure = top.loadFailure { failure.writeFields(to: &writer) } else { writer.null() }
+            writer.endObject()
+        }
+        if let window {
+            writer.key("window")
+            writer.beginObject()
+            writer.key("start")
+            writer.number(window.start)
+            writer.key("count")
+            writer.number(window.count)
+            writer.key("limit")
+            writer.number(window.limit)
             writer.endObject()
         }
     }

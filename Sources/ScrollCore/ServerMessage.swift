@@ -10,6 +10,9 @@ public enum ServerMessage: Equatable, Sendable {
     case event(EventRecord)
     /// Something the page must do, e.g. `scrollToTop`.
     case command(name: String)
+    /// The command `scrollToItem`: scroll so the item sits at the anchor (a `jump`); the page measures its
+    /// rows and places it exactly, once it holds the item (the `items` that follow may bring it).
+    case scrollToItem(id: String, anchor: JumpAnchor)
     /// A refused message.
     case error(ProtocolError)
     /// The answer to `ping`.
@@ -27,7 +30,7 @@ public enum ServerMessage: Equatable, Sendable {
         case .items: .items
         case .state: .state
         case .event: .event
-        case .command: .command
+        case .command, .scrollToItem: .command
         case .error: .error
         case .pong: .pong
         }
@@ -51,6 +54,9 @@ public struct ItemsMessage: Equatable, Sendable {
         case append
         /// Add at the start.
         case prepend
+        /// Remove `count` items at `edge` (a bounded window, `windowSize`): they are far from the viewport;
+        /// the page keeps what the user sees.
+        case trim
     }
 
     public var op: Operation
@@ -63,6 +69,16 @@ public struct ItemsMessage: Equatable, Sendable {
     /// A prepend of older items (load previous): the page keeps what the user sees, even at the very top
     /// (a refresh's prepend at the top shows its new items instead). Sent only when true.
     public var older: Bool
+    /// `trim`: where the items go (`top` or `bottom`) and how many; `items` is empty.
+    public var trimmed: (edge: FeedEdge, count: Int)? {
+        get { trimEdge.map { ($0, trimCount) } }
+        set {
+            trimEdge = newValue?.edge
+            trimCount = newValue?.count ?? 0
+        }
+    }
+    private var trimEdge: FeedEdge?
+    private var trimCount = 0
 
     public init(op: Operation, rev: Int, items: [FeedItem], total: Int, hasMore: Bool, older: Bool = false) {
         self.op = op
@@ -71,6 +87,15 @@ public struct ItemsMessage: Equatable, Sendable {
         self.total = total
         self.hasMore = hasMore
         self.older = older
+    }
+
+    /// A `trim` of `count` items at `edge`.
+    public static func trim(
+        _ edge: FeedEdge, count: Int, rev: Int, total: Int, hasMore: Bool
+    ) -> ItemsMessage {
+        var message = ItemsMessage(op: .trim, rev: rev, items: [], total: total, hasMore: hasMore)
+        message.trimmed = (edge, count)
+        return message
     }
 }
 
@@ -125,6 +150,24 @@ public struct StateMessage: Equatable, Sendable {
     public var loadFailure: LoadFailureState? = nil
     /// A two-way feed's top edge (nil for a feed that starts at its first item).
     public var topEdge: TopEdgeState? = nil
+    /// A bounded window (`windowSize`): which of the session's items the page holds (nil: all of them).
+    public var window: WindowState? = nil
+}
+
+/// The items a bounded window holds, as `state.window` shows it.
+public struct WindowState: Equatable, Sendable {
+    /// The index (0-based) in the session's items of the first item the page holds.
+    public var start: Int
+    /// How many items the page holds.
+    public var count: Int
+    /// The window's limit (`windowSize`; 0 once unbounded again).
+    public var limit: Int
+
+    public init(start: Int, count: Int, limit: Int) {
+        self.start = start
+        self.count = count
+        self.limit = limit
+    }
 }
 
 /// The top edge of a two-way feed, as `state.topEdge` shows it.
@@ -274,4 +317,15 @@ public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     case anchorKept
     /// A prepend moved the page's anchor item by more than 1 px (data: `id`, `px`, `rev`).
     case anchorDrift
+    /// A bounded window trimmed items far from the viewport (data: `edge`, `count`, `first`, `last`, `held`).
+    case windowTrimmed
+    /// A `jump` began loading the window around an item (data: `id`, `anchor`, `index`, `latencyMs`).
+    case jumpStarted
+    /// A jump's window landed and the page was told to scroll the item to its anchor (data: `id`, `anchor`).
+    case jumpFinished
+    /// The page reported its first geometry after a jump: what the edge rules would have done (data:
+    /// `id`, `suppressed`).
+    case jumpSettled
+    /// A jump in flight was abandoned (another jump, a reset) (data: `id`, `reason`).
+    case jumpCancelled
 }

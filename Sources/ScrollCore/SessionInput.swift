@@ -41,6 +41,7 @@ extension SessionState {
             case .loadMore: return reduce(.loadMoreRequested, now: now)
             case .loadPrevious: return reduce(.loadPreviousRequested, now: now)
             case .reset: return reduce(.resetRequested, now: now)
+            case .jump(let request): return reduce(.jumpRequested(request), now: now)
             case .ping(let id): return [.send(.pong(id: id))]
             }
         case .violation(.tooLarge):

@@ -23,7 +23,7 @@ extension SessionState {
             }
             return
         }
-        guard edge == .bottom ? hasMore : hasPrevious else {
+        guard edge == .bottom ? hasMoreBelow : hasPrevious else {
             if let failure = failure(edge) {
                 abandonRetry(failure, reason: .feedExhausted, at: edge, into: &effects)
                 self[load: edge] = .idle
@@ -114,22 +114,49 @@ extension SessionState {
     }
 
     private mutating func appendNextPage(_ load: PageLoad, into effects: inout [SessionEffect]) {
+        self.page = load.page
+        if trimmedBelow > 0 {
+            // A bounded window trimmed these: they come back from the session's items.
+            let start = items.count - trimmedBelow
+            let count = makeRoom(
+                for: min(config.pageSize, trimmedBelow), landingAt: .bottom, into: &effects)
+            let page = Array(items[start..<start + count])
+            trimmedBelow -= count
+            if count > 0 {
+                sendItems(.append, page, into: &effects)
+                rearmBottomRule()
+            }
+            effects.append(
+                .log(
+                    LogEntry(
+                        .loadMoreFinished,
+                        [
+                            "page": .int(load.page), "added": .int(page.count), "total": .int(items.count),
+                            "hasMore": .bool(hasMoreBelow), "reloaded": true,
+                        ])))
+            return
+        }
         let available = pageableItems(besideRefreshed: items.count - (cursor - firstLoaded))
         let end = min(cursor + config.pageSize, available ?? .max)
         var page = (cursor..<max(cursor, end)).compactMap { source.item(at: $0, seed: config.seed) }
         cursor += page.count
-        self.page = load.page
         hasMore = available.map { cursor < $0 } ?? true
         // With the feed's end held, the messages that arrived meanwhile follow it.
         let shown = hasMore ? 0 : heldArrivals.count
         page += heldArrivals.prefix(shown)
         heldArrivals.removeFirst(shown)
+        // What does not fit the window beside what the user sees stays in the session, below the page.
+        let landing = makeRoom(for: page.count, landingAt: .bottom, into: &effects)
         items += page
-        sendItems(.append, page, into: &effects)
-        rearmBottomRule()
+        trimmedBelow = page.count - landing
+        if landing > 0 || page.isEmpty {
+            sendItems(.append, Array(page.prefix(landing)), into: &effects)
+            rearmBottomRule()
+        }
         var data: [String: JSONValue] = [
             "page": .int(load.page), "added": .int(page.count), "total": .int(items.count), "hasMore": .bool(hasMore),
         ]
+        if landing < page.count { data["shown"] = .int(landing) }
         if shown > 0 { data["arrived"] = .int(shown) }
         effects.append(.log(LogEntry(.loadMoreFinished, data)))
     }
@@ -137,26 +164,42 @@ extension SessionState {
     /// Older items go on top, marked `older` so the page keeps what the user sees; the page's next
     /// geometry after them is checked for that (`anchorKept`, `anchorDrift`).
     private mutating func prependPreviousPage(_ load: PageLoad, into effects: inout [SessionEffect]) {
-        let room = itemCap.map { max(0, $0 - items.count) } ?? .max
-        let start = max(0, firstLoaded - min(config.pageSize, room))
-        let older = (start..<firstLoaded).compactMap { source.item(at: $0, seed: config.seed) }
-        firstLoaded = start
         previousPage = load.page
-        items.insert(contentsOf: older, at: 0)
-        if itemCap != nil {
-            hasMore = pageableItems(besideRefreshed: items.count - (cursor - firstLoaded)).map { cursor < $0 } ?? true
+        let older: [FeedItem]
+        let reloaded = trimmedAbove > 0
+        var landing: Int
+        if reloaded {
+            // A bounded window trimmed these: they come back from the session's items.
+            landing = makeRoom(for: min(config.pageSize, trimmedAbove), landingAt: .top, into: &effects)
+            trimmedAbove -= landing
+            older = Array(items[trimmedAbove..<trimmedAbove + landing])
+        } else {
+            let room = itemCap.map { max(0, $0 - items.count) } ?? .max
+            let start = max(0, firstLoaded - min(config.pageSize, room))
+            let loaded = (start..<firstLoaded).compactMap { source.item(at: $0, seed: config.seed) }
+            // What does not fit the window beside what the user sees stays in the session, above the page.
+            landing = makeRoom(for: loaded.count, landingAt: .top, into: &effects)
+            older = Array(loaded.suffix(landing))
+            firstLoaded = start
+            items.insert(contentsOf: loaded, at: 0)
+            trimmedAbove = loaded.count - landing
+            if itemCap != nil {
+                hasMore =
+                    pageableItems(besideRefreshed: items.count - (cursor - firstLoaded)).map { cursor < $0 } ?? true
+            }
         }
-        sendItems(.prepend, older, older: true, into: &effects)
-        if !older.isEmpty { anchorCheckRev = rev }
-        rearmTopRule()
-        effects.append(
-            .log(
-                LogEntry(
-                    .loadPreviousFinished,
-                    [
-                        "page": .int(load.page), "added": .int(older.count), "total": .int(items.count),
-                        "hasPrevious": .bool(hasPrevious),
-                    ])))
+        if !older.isEmpty || !reloaded {
+            sendItems(.prepend, older, older: true, into: &effects)
+            if !older.isEmpty { anchorCheckRev = rev }
+            rearmTopRule()
+        }
+        var data: [String: JSONValue] = [
+            "page": .int(load.page), "added": .int(older.count), "total": .int(items.count),
+            "hasPrevious": .bool(hasPrevious),
+        ]
+        if reloaded { data["reloaded"] = true }
+        if landing < Int(data["added"]?.number ?? 0) || (reloaded && landing == 0) { data["shown"] = .int(landing) }
+        effects.append(.log(LogEntry(.loadPreviousFinished, data)))
     }
 
     /// Once the page shows the new items, presets that re-arm evaluate the bottom rule afresh.
@@ -169,7 +212,9 @@ extension SessionState {
     /// Once older items show, the top rule is evaluated afresh: a page that still ends within the
     /// threshold loads the one before it.
     mutating func rearmTopRule() {
-        guard config.preset.behavior.loadsPrevious, let geometry = lastGeometry?.geometry.along(config.axis) else {
+        guard config.preset.behavior.loadsPrevious || config.windowSize > 0,
+            let geometry = lastGeometry?.geometry.along(config.axis)
+        else {
             return
         }
         memory.contentLengthAtTopLanding = geometry.contentLength

@@ -22,6 +22,8 @@ extension SessionState {
             triggerLoad(.top, trigger: .manual, geometrySeq: nil, into: &effects)
         case .resetRequested:
             reset(into: &effects)
+        case .jumpRequested(let request):
+            requestJump(request, into: &effects)
         case .timerFired(let timer):
             fire(timer, now: now, into: &effects)
         }
@@ -66,7 +68,7 @@ extension SessionState {
             effects += missed.map { .send(.items($0)) }
             data["delivered"] = .int(missed.count)
         } else {
-            sendItems(.replace, items, into: &effects)
+            sendItems(.replace, Array(pageItems), into: &effects)
             data["delivered"] = "replace"
         }
         data["rev"] = .int(rev)
@@ -79,6 +81,10 @@ extension SessionState {
         let available = pageableItems(besideRefreshed: 0)
         let count = min(config.initialCount, max(0, (available ?? .max) - firstLoaded))
         items = (firstLoaded..<firstLoaded + count).compactMap { source.item(at: $0, seed: config.seed) }
+        // A bounded window holds the opening items nearest where the feed opens.
+        let excess = config.windowSize > 0 ? max(0, items.count - config.windowSize) : 0
+        trimmedAbove = config.preset.behavior.opensAtBottom ? excess : 0
+        trimmedBelow = excess - trimmedAbove
         cursor = firstLoaded + items.count
         page = 1
         previousPage = 0
@@ -87,7 +93,7 @@ extension SessionState {
         previousLoad = .idle
         heldArrivals = []
         anchorCheckRev = nil
-        sendItems(.replace, items, into: &effects)
+        sendItems(.replace, Array(pageItems), into: &effects)
     }
 
     /// Back to the first page, at the top. The new list goes first and the page puts a replaced list at
@@ -96,6 +102,7 @@ extension SessionState {
     private mutating func reset(into effects: inout [SessionEffect]) {
         guard isOpen else { return }
         effects.append(.log(LogEntry(.sessionReset, ["replaced": .int(items.count)])))
+        cancelJump(reason: .reset, into: &effects)
         for edge in FeedEdge.allCases {
             if let load = inFlight(edge) { cancelLoad(load, at: edge, reason: .reset, into: &effects) }
             if let failure = failure(edge) { abandonRetry(failure, reason: .reset, at: edge, into: &effects) }
@@ -143,7 +150,7 @@ extension SessionState {
                         .refreshEligible, geometrySeq: seq,
                         ["distance": .number(memory.pull.distance), "threshold": .number(config.pullThreshold)])))
         }
-        if config.twoWay, verdict.reachedTop != reachedTop {
+        if hasTopEdge, verdict.reachedTop != reachedTop {
             reachedTop = verdict.reachedTop
             effects.append(
                 .log(
@@ -154,13 +161,24 @@ extension SessionState {
         if verdict.refreshFires {
             triggerRefresh(trigger: .pull, geometrySeq: seq, into: &effects)
         }
+        // While a jump loads its window or the page scrolls to its item, the edges are the jump's doing.
         if verdict.loadFires {
-            triggerLoad(.bottom, trigger: .bottom, geometrySeq: seq, into: &effects)
+            if jump != .idle {
+                suppressForJump(.bottom, geometrySeq: seq, into: &effects)
+            } else {
+                triggerLoad(.bottom, trigger: .bottom, geometrySeq: seq, into: &effects)
+            }
         }
-        // A feed that opened at its first item has nothing above it: the top rule stays quiet there.
-        if verdict.loadPreviousFires, config.twoWay {
-            triggerLoad(.top, trigger: .top, geometrySeq: seq, into: &effects)
+        // A feed that opened at its first item has nothing above it: the top rule stays quiet there (a
+        // bounded window's top rule loads back what it trimmed, while something is above).
+        if verdict.loadPreviousFires, config.twoWay || hasPrevious {
+            if jump != .idle {
+                suppressForJump(.top, geometrySeq: seq, into: &effects)
+            } else {
+                triggerLoad(.top, trigger: .top, geometrySeq: seq, into: &effects)
+            }
         }
+        settleJump(after: report, into: &effects)
         if verdict.returnedToOrigin {
             effects.append(.send(.command(name: "scrollToTop")))
             effects.append(.log(LogEntry(.scrollToTop, geometrySeq: seq)))
@@ -307,17 +325,28 @@ extension SessionState {
                 FeedSource.refreshedItem(refreshedItemCount + offset + 1, seed: config.seed)
             }
             refreshedItemCount += fresh.count
+            // The page holds a window further down: the new items wait above it, loaded back at the top.
+            let landing = trimmedAbove == 0 ? makeRoom(for: fresh.count, landingAt: .top, into: &effects) : 0
+            let shown = landing > 0 || (trimmedAbove == 0 && fresh.isEmpty)
             items.insert(contentsOf: fresh, at: 0)
             if itemCap != nil {
                 hasMore = pageableItems(besideRefreshed: heldExtraItems).map { cursor < $0 } ?? true
             }
-            // Scrolled into the feed, the page keeps its anchor through the refresh's prepend too.
-            let scrolledIn = lastGeometry.map { $0.geometry.along(config.axis).distanceToTop > 0.5 } ?? false
-            sendItems(.prepend, fresh, into: &effects)
-            if scrolledIn, !fresh.isEmpty { anchorCheckRev = rev }
-            rearmBottomRule()
-            effects.append(.log(LogEntry(.refreshFinished, ["added": .int(fresh.count), "total": .int(items.count)])))
-            contentChanged = !fresh.isEmpty
+            var data: [String: JSONValue] = ["added": .int(fresh.count), "total": .int(items.count)]
+            if shown {
+                // Scrolled into the feed, the page keeps its anchor through the refresh's prepend too.
+                let scrolledIn = lastGeometry.map { $0.geometry.along(config.axis).distanceToTop > 0.5 } ?? false
+                trimmedAbove = fresh.count - landing
+                sendItems(.prepend, Array(fresh.suffix(landing)), into: &effects)
+                if scrolledIn, !fresh.isEmpty { anchorCheckRev = rev }
+                rearmBottomRule()
+                contentChanged = !fresh.isEmpty
+                if landing < fresh.count { data["shown"] = .int(landing) }
+            } else {
+                trimmedAbove += fresh.count
+                data["shown"] = false
+            }
+            effects.append(.log(LogEntry(.refreshFinished, data)))
         }
         if hold == .running {
             refresh = .holding
@@ -333,7 +362,7 @@ extension SessionState {
     /// content landing re-arms it.)
     private mutating func loadWhatTheRefreshHeldBack(into effects: inout [SessionEffect]) {
         guard config.preset.behavior.suppressesLoadWhileRefreshing, !refreshing, pageLoad == .idle,
-            memory.reachedBottom, hasMore
+            memory.reachedBottom, hasMoreBelow
         else { return }
         triggerLoad(.bottom, trigger: .bottom, geometrySeq: nil, into: &effects)
     }
@@ -378,6 +407,10 @@ extension SessionState {
             triggerLoad(edge, trigger: .retry, geometrySeq: nil, into: &effects)
         case .newMessage:
             messageArrives(into: &effects)
+        case .jump(let token):
+            // A replaced jump's timer may still fire: it is ignored.
+            guard case .loading(let loading, let request) = jump, loading == token else { return }
+            completeJump(request, into: &effects)
         case .originFlush:
             originLog.flushScheduled = false
             guard config.preset.behavior.observesOrigin, let origin = currentOrigin, origin != originLog.last?.origin
@@ -428,11 +461,11 @@ extension SessionState {
         } else {
             hasMore = true
         }
-        if hasMore, pageLoad == .exhausted { pageLoad = .idle }
+        if hasMoreBelow, pageLoad == .exhausted { pageLoad = .idle }
         if hasPrevious, previousLoad == .exhausted { previousLoad = .idle }
         for edge in FeedEdge.allCases {
             guard let failure = failure(edge) else { continue }
-            if !(edge == .bottom ? hasMore : hasPrevious) {
+            if !(edge == .bottom ? hasMoreBelow : hasPrevious) {
                 abandonRetry(failure, reason: .feedExhausted, at: edge, into: &effects)
                 self[load: edge] = .idle
             } else if config.retryPolicy != before.retryPolicy {
@@ -443,6 +476,9 @@ extension SessionState {
                 decideRetry(&redecided, at: edge, into: &effects)
                 self[load: edge] = .failed(redecided)
             }
+        }
+        if config.windowSize != before.windowSize {
+            fitWindow(into: &effects)
         }
         if config.newMessageEveryMs != before.newMessageEveryMs {
             if before.newMessageEveryMs > 0 { effects.append(.cancel(.newMessage)) }
@@ -469,7 +505,7 @@ extension SessionState {
     ) {
         rev += 1
         let message = ItemsMessage(
-            op: op, rev: rev, items: changed, total: items.count, hasMore: hasMore, older: older)
+            op: op, rev: rev, items: changed, total: items.count, hasMore: hasMoreBelow, older: older)
         if op == .replace { itemsHistory.removeAll() }
         itemsHistory.append(message)
         if itemsHistory.count > Self.itemsHistoryLimit { itemsHistory.removeFirst() }
@@ -488,14 +524,16 @@ extension SessionState {
         let pull = config.preset.detectsPull ? memory.pull : PullState()
         return StateMessage(
             ack: lastGeometry?.seq, preset: config.preset, reachedBottom: reachedBottom, pull: pull,
-            refreshing: refreshing, loadingNextPage: loadingNextPage, hasMore: hasMore, itemCount: items.count,
+            refreshing: refreshing, loadingNextPage: loadingNextPage, hasMore: hasMoreBelow, itemCount: items.count,
             indicator: indicator(pull: pull),
             origin: config.preset.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil,
             loadFailure: loadFailure.map(loadFailureState),
-            topEdge: config.twoWay
+            topEdge: hasTopEdge
                 ? TopEdgeState(
                     reachedTop: reachedTop, hasPrevious: hasPrevious, loadingPreviousPage: inFlight(.top) != nil,
-                    loadFailure: failure(.top).map(loadFailureState)) : nil)
+                    loadFailure: failure(.top).map(loadFailureState)) : nil,
+            window: config.windowSize > 0 || trimmedAbove + trimmedBelow > 0
+                ? WindowState(start: trimmedAbove, count: pageCount, limit: config.windowSize) : nil)
     }
 
     private func indicator(pull: PullState) -> IndicatorState {

@@ -24,6 +24,12 @@ extension SessionState {
             heldArrivals.append(message)
             data["held"] = true
             data["follow"] = false
+        } else if trimmedBelow > 0 || makeRoom(for: 1, landingAt: .bottom, into: &effects) == 0 {
+            // The page holds a window further up: the message waits below it, loaded back at the bottom.
+            items.append(message)
+            trimmedBelow += 1
+            data["follow"] = false
+            data["shown"] = false
         } else {
             let follow = lastGeometry != nil && reachedBottom
             items.append(message)

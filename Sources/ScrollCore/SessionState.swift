@@ -42,8 +42,15 @@ public struct SessionState: Equatable, Sendable {
     public var reachedTop = false
     /// The previous page, loaded at the top: the same phases as `pageLoad`.
     public var previousLoad = PageLoadPhase.idle
-    /// The `rev` of a prepend whose effect on the page's anchor is still to be checked.
+    /// The `rev` of a prepend (or a trim at the top) whose effect on the page's anchor is still to be checked.
     public var anchorCheckRev: Int?
+    /// A bounded window (`windowSize`): items at the start of `items` the page does not hold (trimmed, or
+    /// refreshed above what it holds). They load back through the top edge.
+    public var trimmedAbove = 0
+    /// Items at the end of `items` the page does not hold; they load back through the bottom edge.
+    public var trimmedBelow = 0
+    /// A `jump` under way: its window loading, or the page positioning the item.
+    public var jump = JumpPhase.idle
     /// The next page: nothing loading, a load in flight, or the feed exhausted and said so.
     public var pageLoad = PageLoadPhase.idle
     /// The refresh and its indicator.
@@ -101,10 +108,21 @@ public struct SessionState: Equatable, Sendable {
         if case .failed(let failure) = pageLoad { failure } else { nil }
     }
 
-    /// Whether older items exist above the first one held (and the item cap leaves room for them).
+    /// Whether older items exist above the first one the page holds: trimmed ones, or feed items above the
+    /// first one the session holds (when the item cap leaves room for them).
     public var hasPrevious: Bool {
-        firstLoaded > 0 && (itemCap.map { items.count < $0 } ?? true)
+        trimmedAbove > 0 || (firstLoaded > 0 && (itemCap.map { items.count < $0 } ?? true))
     }
+
+    /// Whether items exist below the last one the page holds: trimmed ones, or more of the feed.
+    public var hasMoreBelow: Bool { trimmedBelow > 0 || hasMore }
+
+    /// The items the page holds: all of `items` but those a bounded window trimmed.
+    public var pageItems: ArraySlice<FeedItem> { items[trimmedAbove..<(items.count - trimmedBelow)] }
+
+    /// Whether the feed has a top edge that loads previous pages: a two-way feed, or a bounded window (its
+    /// trimmed items load back at the top).
+    public var hasTopEdge: Bool { config.twoWay || config.windowSize > 0 || trimmedAbove > 0 }
 
     /// One edge's page load phase.
     public subscript(load edge: FeedEdge) -> PageLoadPhase {
@@ -150,6 +168,8 @@ public enum TimerID: Hashable, Sendable, CustomStringConvertible {
     case previousRetry(Int)
     /// The next new message arrives (`newMessageEveryMs`).
     case newMessage
+    /// The window of the jump with this token has loaded.
+    case jump(Int)
 
     public var description: String {
         switch self {
@@ -161,6 +181,7 @@ public enum TimerID: Hashable, Sendable, CustomStringConvertible {
         case .previousLoad(let token): "previousLoad-\(token)"
         case .previousRetry(let token): "previousRetry-\(token)"
         case .newMessage: "newMessage"
+        case .jump(let token): "jump-\(token)"
         }
     }
 }
@@ -183,6 +204,8 @@ public enum SessionEvent: Equatable, Sendable {
     case loadPreviousRequested
     /// A `reset`.
     case resetRequested
+    /// A `jump` to an item.
+    case jumpRequested(JumpRequest)
     /// A timer the core scheduled fired.
     case timerFired(TimerID)
 }

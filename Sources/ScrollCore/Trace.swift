@@ -382,6 +382,7 @@ extension TimerID {
             case "loadRetry": self = .loadRetry(token)
             case "previousLoad": self = .previousLoad(token)
             case "previousRetry": self = .previousRetry(token)
+            case "jump": self = .jump(token)
             default: return nil
             }
         }

@@ -48,6 +48,10 @@ public enum Reason: String, Equatable, Sendable {
     case hasPrevious
     /// The session holds as many items as it may (`--max-session-items`).
     case itemCap
+    /// A `jump` is loading its window or the page is scrolling to its item: the edge rules wait.
+    case jump
+    /// A `reset` or a change of the feed left the jump's item out of the feed.
+    case unknownItem
 }
 
 extension JSONValue {

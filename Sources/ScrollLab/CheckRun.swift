@@ -234,8 +234,10 @@ public struct CheckRun {
     private mutating func checkItems() {
         let items = session.state.items
         let page = session.page.items
-        if page != items {
-            fail(.itemsIntact, "the page shows \(page.count) items, the session holds \(items.count)")
+        // A bounded window (`windowSize`): the page holds a run of the session's items.
+        let held = Array(session.state.pageItems)
+        if page != held {
+            fail(.itemsIntact, "the page shows \(page.count) items, the session gives it \(held.count)")
         }
         if Set(items.map(\.id)).count != items.count {
             fail(.itemsIntact, "an item id repeats")
@@ -248,7 +250,7 @@ public struct CheckRun {
         }
         lastItems = items
         let rev = session.state.rev
-        snapshots[rev] = items
+        snapshots[rev] = held
         for lag in 0...2 where rev - lag >= 1 {
             guard let before = snapshots[rev - lag] else { continue }
             var page = SimulatedPage(layout: session.page.layout)
@@ -256,10 +258,10 @@ public struct CheckRun {
             for effect in session.resumeProbe(lastRev: rev - lag) {
                 if case .send(.items(let message)) = effect { page.apply(message) }
             }
-            if page.items != items {
+            if page.items != held {
                 fail(
                     .resumeLosesNothing,
-                    "a resume from rev \(rev - lag) leaves \(page.items.count) items, not \(items.count)")
+                    "a resume from rev \(rev - lag) leaves \(page.items.count) items, not \(held.count)")
             }
         }
     }

@@ -165,6 +165,8 @@ public struct LabSession: Sendable {
                 page.apply(message)
             case .send(.command(name: "scrollToTop")):
                 page.scrollToTop()
+            case .send(.scrollToItem(let id, let anchor)):
+                page.scrollToItem(id, anchor: anchor)
             case .log(let entry):
                 recorded?.append(.decision(t: now, entry.asLogged))
             case .send:

@@ -15,6 +15,14 @@ public struct SimulatedPage: Equatable, Sendable {
     public var scroll = 0.0
     /// How far the content is pulled past its top, px (0 when not pulling).
     public var pull = 0.0
+    /// A `scrollToItem` command whose item has not arrived yet: it is carried out once it does.
+    public private(set) var pendingJump: (id: String, anchor: JumpAnchor)?
+
+    public static func == (lhs: SimulatedPage, rhs: SimulatedPage) -> Bool {
+        lhs.layout == rhs.layout && lhs.items == rhs.items && lhs.rev == rhs.rev
+            && lhs.contentHeight == rhs.contentHeight && lhs.scroll == rhs.scroll && lhs.pull == rhs.pull
+            && lhs.pendingJump?.id == rhs.pendingJump?.id && lhs.pendingJump?.anchor == rhs.pendingJump?.anchor
+    }
 
     public init(layout: PageLayout) {
         self.layout = layout
@@ -61,9 +69,46 @@ public struct SimulatedPage: Equatable, Sendable {
             items.insert(contentsOf: message.items, at: 0)
             contentHeight += added
             if scroll > 0 { scroll += added }
+        case .trim:
+            // A bounded window drops items far from the viewport; at the top the view keeps its place.
+            let count = min(message.trimmed?.count ?? 0, items.count)
+            if message.trimmed?.edge == .top {
+                let removed = items.prefix(count).reduce(0.0) { $0 + height(of: $1) }
+                items.removeFirst(count)
+                contentHeight -= removed
+                scroll = max(0, scroll - removed)
+            } else {
+                contentHeight -= items.suffix(count).reduce(0.0) { $0 + height(of: $1) }
+                items.removeLast(count)
+            }
         }
         rev = message.rev
         scroll = min(scroll, maxScroll)
+        if let jump = pendingJump, scroll(toItem: jump.id, anchor: jump.anchor) { pendingJump = nil }
+    }
+
+    /// The `scrollToItem` command: the item at its anchor, now or once an items message brings it.
+    public mutating func scrollToItem(_ id: String, anchor: JumpAnchor) {
+        pendingJump = (id, anchor)
+        if scroll(toItem: id, anchor: anchor) { pendingJump = nil }
+    }
+
+    /// Puts the item at the anchor (as far as the content allows); false when the page does not hold it.
+    @discardableResult
+    private mutating func scroll(toItem id: String, anchor: JumpAnchor) -> Bool {
+        guard let index = items.firstIndex(where: { $0.id == id }) else { return false }
+        let top = items.prefix(index).reduce(0.0) { $0 + height(of: $1) } + layout.insetTop
+        let itemHeight = self.height(of: items[index])
+        let visible = layout.containerHeight
+        let target: Double
+        switch anchor {
+        case .top: target = top - layout.insetTop
+        case .center: target = top + itemHeight / 2 - visible / 2
+        case .bottom: target = top + itemHeight - visible
+        }
+        scroll = min(max(0, target), maxScroll)
+        pull = 0
+        return true
     }
 
     /// Applies a resize of the viewport.

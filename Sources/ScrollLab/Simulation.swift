@@ -203,11 +203,8 @@ private struct Meter {
     }
 
     func domItems(_ session: LabSession) -> Int {
-        // Until a `windowSize` setting exists, the page keeps every item in the DOM.
-        if let window = session.state.config.json["windowSize"]?.number, window > 0 {
-            return min(session.page.items.count, Int(window))
-        }
-        return session.page.items.count
+        // What the page holds: every item, or a bounded window's (`windowSize`).
+        session.page.items.count
     }
 
     mutating func report(session: LabSession, at end: Int64, frames: Int) -> SimulationReport {

@@ -13,11 +13,21 @@ enum CodecBench {
         case no
     }
 
+    /// Whether the geometry messages carry the page's anchor and rendered `rev`.
+    enum AnchorsPass: String, CaseIterable, Sendable {
+        /// Each geometry has `anchor` and `rev`, as the playground page sends it (issue 12).
+        case yes
+        /// Bare geometry, as a client that checks no anchors sends it.
+        case no
+    }
+
     /// What `codec` is told.
     struct Settings: BenchSettings {
         var messages = 50_000
         var runs = 7
         var foundation = FoundationPass.yes
+        var windowSize = 0
+        var anchors = AnchorsPass.no
         var common = Arguments()
     }
 
@@ -30,6 +40,10 @@ enum CodecBench {
             .choice(
                 "foundation", help: "also decode with Foundation's JSONDecoder (no: skip the slow pass)",
                 \.foundation),
+            .integer(
+                "window-size", help: "the session's windowSize (0 = unbounded; else at least 40)", \.windowSize,
+                in: 0...100_000),
+            .choice("anchors", help: "geometry carries anchor and rev, as the page sends it", \.anchors),
         ],
         shared: Arguments.output,
         run: run)
@@ -38,10 +52,10 @@ enum CodecBench {
         let count = settings.messages
         let runs = settings.runs
         let withFoundation = settings.foundation == .yes
-        let messages = gestureMessages(count: count)
+        let messages = gestureMessages(count: count, anchors: settings.anchors == .yes)
         let decoder = JSONDecoder()
-        let sampleState = openSession().currentState
-        var state = openSession()
+        let sampleState = openSession(windowSize: settings.windowSize).currentState
+        var state = openSession(windowSize: settings.windowSize)
         var reports: [RunReport] = []
         for _ in 0..<runs {
             let full = nanosecondsPerMessage(messages) { bytes, index in
@@ -65,7 +79,10 @@ enum CodecBench {
             }
             var report = RunReport(
                 mode: "codec", title: "scroll-bench codec: \(grouped(count)) geometry messages per run, in process")
-            report.notes = ["time per message; one run = one pass over every message"]
+            report.notes = [
+                "time per message; one run = one pass over every message",
+                "windowSize \(settings.windowSize), anchors \(settings.anchors.rawValue)",
+            ]
             report.add("fullMicroseconds", "decode + reduce + encode (ScrollCore)", .microseconds, full / 1000)
             report.add("decodeMicroseconds", "decode only (ScrollCore reader)", .microseconds, decodeOnly / 1000)
             report.add(
@@ -82,7 +99,7 @@ enum CodecBench {
     }
 
     /// A scripted gesture: fling down through a long feed, back up, then a pull past the threshold and release.
-    static func gestureMessages(count: Int) -> [[UInt8]] {
+    static func gestureMessages(count: Int, anchors: Bool = false) -> [[UInt8]] {
         var messages: [[UInt8]] = []
         messages.reserveCapacity(count)
         for seq in 0..<count {
@@ -106,16 +123,21 @@ enum CodecBench {
             let text = """
                 {"type":"geometry","seq":\(seq),"t":\(Double(seq) * 16.667),"contentOffset":{"x":0,"y":\(offset)},\
                 "contentSize":{"width":390,"height":5321.5},"containerSize":{"width":390,"height":700},\
-                "contentInsets":{"top":0,"leading":0,"bottom":0,"trailing":0},"phase":"\(phase)"}
+                "contentInsets":{"top":0,"leading":0,"bottom":0,"trailing":0},"phase":"\(phase)"
                 """
-            messages.append(Array(text.utf8))
+            // The page's anchor: the first visible item (about 88 px a row) and the rev it rendered.
+            let row = Int(max(0, offset) / 88)
+            let inRow = max(0, offset) - Double(row) * 88
+            let anchor = anchors ? ",\"anchor\":{\"id\":\"item-\(row + 1)\",\"offset\":\(-inRow)},\"rev\":1" : ""
+            messages.append(Array((text + anchor + "}").utf8))
         }
         return messages
     }
 
-    static func openSession() -> SessionState {
+    static func openSession(windowSize: Int = 0) -> SessionState {
         var config = ScrollConfig()
         config.maxItems = 0
+        config.windowSize = windowSize
         var state = SessionState(id: "s1", resumeToken: "t", config: config, source: .synthetic)
         _ = state.reduce(.helloReceived(Hello()), now: 0)
         return state

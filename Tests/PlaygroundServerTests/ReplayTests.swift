@@ -119,7 +119,7 @@ struct ReplayTests {
         )
         .filter { $0.hasSuffix(".jsonl") }
         // 10 recorded (9 through the server's page, 1 from a foreign app), 5 found and shrunk by `check`.
-        #expect(traces.count == 15)
+        #expect(traces.count == 18)
         for name in traces {
             let result = try runToCompletion([
                 "replay", Self.examples.appendingPathComponent("traces/\(name)").path, "--diff",

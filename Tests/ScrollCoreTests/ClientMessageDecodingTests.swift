@@ -48,6 +48,10 @@ struct ClientMessageDecodingTests {
         #expect(try decode(#"{"type":"refresh"}"#) == .refresh)
         #expect(try decode(#"{"type":"loadMore"}"#) == .loadMore)
         #expect(try decode(#"{"type":"reset"}"#) == .reset)
+        #expect(try decode(#"{"type":"jump","id":"item-500"}"#) == .jump(JumpRequest(id: "item-500", anchor: .top)))
+        #expect(
+            try decode(#"{"type":"jump","id":"item-5","anchor":"center"}"#)
+                == .jump(JumpRequest(id: "item-5", anchor: .center)))
         #expect(try decode(#"{"type":"ping","id":"p-1"}"#) == .ping(id: "p-1"))
         #expect(try decode(#"{"type":"ping","id":{"n":[1,2]}}"#) == .ping(id: ["n": [1, 2]]))
         #expect(try decode(#"{"type":"ping"}"#) == .ping(id: .null))
@@ -106,6 +110,10 @@ struct ClientMessageDecodingTests {
         (#"{"type":"hello","resume":5}"#, #"field "resume" must be a string"#),
         (#"{"type":"hello","lastRev":-1}"#, #"field "lastRev" must be a non-negative integer"#),
         (#"{"type":"hello","lastRev":1.5}"#, #"field "lastRev" must be a non-negative integer"#),
+        (#"{"type":"jump"}"#, #"missing field "id""#),
+        (#"{"type":"jump","id":""}"#, #"field "id" must be a non-empty string"#),
+        (#"{"type":"jump","id":7}"#, #"field "id" must be a non-empty string"#),
+        (#"{"type":"jump","id":"item-1","anchor":"middle"}"#, #"field "anchor" must be one of top, center, bottom"#),
     ])
     func badMessageNamesTheField(text: String, message: String) {
         #expect(refusal(text) == ProtocolError(.badMessage, message))
@@ -175,7 +183,7 @@ struct ClientMessageDecodingTests {
         #expect(
             ErrorCode.allCases.map(\.rawValue) == [
                 "bad_json", "bad_message", "unknown_type", "too_large", "rate_limited", "not_ready", "too_many_errors",
-                "server_full",
+                "server_full", "unknown_item",
             ])
         let refused = ServerMessage.error(ProtocolError(.notReady, "send hello first"))
         #expect(

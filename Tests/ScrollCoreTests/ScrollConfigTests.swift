@@ -26,7 +26,7 @@ struct ScrollConfigTests {
                 "refreshCount": 5, "maxItems": 200, "loadLatencyMs": 600, "refreshLatencyMs": 1200, "jitterMs": 0,
                 "failureRate": 0, "refreshHoldMs": 2000, "axis": "vertical", "seed": 1, "compare": false,
                 "retryPolicy": "backoff", "retryBaseMs": 1000, "retryMaxMs": 30000, "retryMax": 5,
-                "topThreshold": 50, "startAt": 0, "newMessageEveryMs": 0,
+                "topThreshold": 50, "startAt": 0, "newMessageEveryMs": 0, "windowSize": 0,
             ])
     }
 
@@ -149,8 +149,9 @@ struct ScrollConfigTests {
         #expect(
             ConfigError.unknownSetting(field: "bottomTreshold", suggestion: "bottomThreshold").description
                 == #"unknown setting "bottomTreshold": did you mean "bottomThreshold"?"#)
-        #expect(error(["windowSize": 100]) == .unknownSetting(field: "windowSize", suggestion: nil))
-        #expect(error(["windowSize": 100])?.description == #"unknown setting "windowSize""#)
+        #expect(error(["maxSize": 100]) == .unknownSetting(field: "maxSize", suggestion: nil))
+        #expect(error(["maxSize": 100])?.description == #"unknown setting "maxSize""#)
+        #expect(error(["windowSise": 100]) == .unknownSetting(field: "windowSise", suggestion: "windowSize"))
         #expect(error(["colour": "blue", "type": "config"]) == .unknownSetting(field: "colour", suggestion: nil))
         #expect(error(["retrymax": 3]) == .unknownSetting(field: "retrymax", suggestion: "retryMax"))
     }
@@ -224,7 +225,7 @@ struct ScrollConfigTests {
                 "max-items",
                 "load-latency-ms", "refresh-latency-ms", "jitter-ms", "failure-rate", "refresh-hold-ms", "axis", "seed",
                 "compare", "retry-policy", "retry-base-ms", "retry-max-ms", "retry-max", "top-threshold", "start-at",
-                "new-message-every-ms",
+                "new-message-every-ms", "window-size",
             ])
         #expect(Set(ScrollConfig.settings.map(\.name)) == Set(ScrollConfig().json.object!.keys))
         #expect(ScrollConfig.settings.allSatisfy { !$0.help.isEmpty })

@@ -24,6 +24,10 @@ struct ServerMessageEncodingTests {
                 "total": .int(items.total), "hasMore": .bool(items.hasMore),
             ]
             if items.older { fields["older"] = true }
+            if let trimmed = items.trimmed {
+                fields["edge"] = .string(trimmed.edge.rawValue)
+                fields["count"] = .int(trimmed.count)
+            }
             return .object(fields)
         case .state(let state):
             var fields: [String: JSONValue] = [
@@ -53,6 +57,11 @@ struct ServerMessageEncodingTests {
                     "loadFailure": top.loadFailure.map(expected) ?? .null,
                 ]
             }
+            if let window = state.window {
+                fields["window"] = [
+                    "start": .int(window.start), "count": .int(window.count), "limit": .int(window.limit),
+                ]
+            }
             return .object(fields)
         case .event(let record):
             var fields = expected(record).object!
@@ -60,6 +69,8 @@ struct ServerMessageEncodingTests {
             return .object(fields)
         case .command(let name):
             return ["type": "command", "name": .string(name)]
+        case .scrollToItem(let id, let anchor):
+            return ["type": "command", "name": "scrollToItem", "id": .string(id), "anchor": .string(anchor.rawValue)]
         case .error(let error):
             var fields: [String: JSONValue] = [
                 "type": "error", "code": .string(error.code.rawValue), "message": .string(error.message),
@@ -110,7 +121,7 @@ struct ServerMessageEncodingTests {
         var h = Harness(
             [
                 "preset": .string(preset.rawValue), "compare": true, "jitterMs": 50, "failureRate": 0.3,
-                "bottomThreshold": 12.5,
+                "bottomThreshold": 12.5, "windowSize": 40,
             ],
             source: source)
         var effects = h.opening
@@ -121,6 +132,8 @@ struct ServerMessageEncodingTests {
         }
         effects += h.scroll(y: 0)
         effects += h.send(.refreshRequested)
+        effects += h.advance(by: 2500)
+        effects += h.send(.jumpRequested(JumpRequest(id: "id-55", anchor: .center)))
         effects += h.advance(by: 2500)
         effects += h.send(.configReceived(["pageSize": 0]))
         effects += h.send(.resetRequested)
@@ -148,6 +161,7 @@ struct ServerMessageEncodingTests {
         #expect(messages.contains { if case .items = $0 { true } else { false } })
         #expect(messages.contains { if case .state = $0 { true } else { false } })
         #expect(messages.contains { if case .event = $0 { true } else { false } })
+        #expect(messages.contains { if case .scrollToItem = $0 { true } else { false } })
         for message in messages {
             let parsed = try foundationJSON(message.encoded())
             #expect(parsed.isClose(to: Self.expected(message)), "\(parsed) is not \(message)")

@@ -14,6 +14,8 @@ struct Harness {
     private(set) var opening: [SessionEffect] = []
     /// The `seq` of the last geometry sent.
     private(set) var seq = 0
+    /// Every effect since `hello`, opening included, in order.
+    private(set) var loggedEffects: [SessionEffect] = []
 
     /// Opens a session with `hello` carrying `config` (camelCase settings, `preset` among them).
     init(_ config: [String: JSONValue] = [:], defaults: ScrollConfig = ScrollConfig(), source: FeedSource = .synthetic)
@@ -26,6 +28,7 @@ struct Harness {
     @discardableResult
     mutating func send(_ event: SessionEvent) -> [SessionEffect] {
         let effects = session.reduce(event, now: now)
+        loggedEffects += effects
         for effect in effects {
             switch effect {
             case .schedule(let id, let delay):

@@ -1,0 +1,222 @@
+extension SessionState {
+    // MARK: Jump to an item
+
+    /// Where a jump's item is: in the session's items (its index), or a feed item the session does not hold
+    /// yet (its index in the feed).
+    enum JumpTarget: Equatable {
+        /// At this index of `items`.
+        case held(Int)
+        /// At this index of the feed, before the first item held or after the last.
+        case feed(Int)
+    }
+
+    /// A `jump`: an item the session does not know is refused (`unknown_item`) and changes nothing. An item
+    /// the page holds, in a window that needs no change, is scrolled to at once; otherwise the window around
+    /// it loads first (one load's latency), replacing a jump still loading.
+    mutating func requestJump(_ request: JumpRequest, into effects: inout [SessionEffect]) {
+        guard isOpen else { return }
+        guard let target = locate(request.id) else {
+            // A feed item the cap keeps out of reach says so; any other id is simply not in the feed.
+            let inFeed =
+                source.index(of: request.id, seed: config.seed).map { index in
+                    source.available(maxItems: config.maxItems).map { index < $0 } ?? true
+                } ?? false
+            effects += Self.refusal(
+                ProtocolError(
+                    .unknownItem,
+                    "no item \"\(ClientText.excerpt(request.id))\" in this feed\(inFeed ? reachNote : ""): nothing changed"
+                ))
+            return
+        }
+        if case .loading(let token, let earlier) = jump {
+            effects.append(.cancel(.jump(token)))
+            effects.append(
+                .log(
+                    LogEntry(.jumpCancelled, ["id": .string(earlier.id), "reason": JSONValue(Reason.jump)])))
+        }
+        if case .held(let index) = target, jumpWindow(around: index) == nil {
+            finishJump(request, at: index, filled: 0, into: &effects)
+            return
+        }
+        let latency = drawLatency(config.loadLatencyMs)
+        let token = takeToken()
+        jump = .loading(token: token, request)
+        var data: [String: JSONValue] = [
+            "id": .string(request.id), "anchor": .string(request.anchor.rawValue), "latencyMs": .int(latency),
+        ]
+        if case .feed(let index) = target { data["feedIndex"] = .int(index) }
+        effects.append(.log(LogEntry(.jumpStarted, data)))
+        effects.append(.schedule(.jump(token), afterMilliseconds: latency))
+    }
+
+    /// The jump's window has loaded: the feed items between what the session held and the item are added
+    /// (the session's items stay one run of the feed), loads in flight are abandoned, and the page is told
+    /// where to scroll, then given the window around the item.
+    mutating func completeJump(_ request: JumpRequest, into effects: inout [SessionEffect]) {
+        jump = .idle
+        guard let target = locate(request.id) else {
+            effects.append(
+                .log(
+                    LogEntry(.jumpCancelled, ["id": .string(request.id), "reason": JSONValue(Reason.unknownItem)])))
+            return
+        }
+        for edge in FeedEdge.allCases {
+            if let load = inFlight(edge) { cancelLoad(load, at: edge, reason: .jump, into: &effects) }
+        }
+        var filled = 0
+        let index: Int
+        switch target {
+        case .held(let held):
+            index = held
+        case .feed(let feedIndex):
+            let margin = config.windowSize > 0 ? config.windowSize / 2 + 1 : config.pageSize
+            if feedIndex >= cursor {
+                let available = pageableItems(besideRefreshed: heldExtraItems)
+                let end = min(feedIndex + margin, available ?? .max)
+                var fill = (cursor..<end).compactMap { source.item(at: $0, seed: config.seed) }
+                // The session's items end with the feed item before `cursor` (arrived messages wait while the
+                // feed has more), so the item lands this far past the items held.
+                index = items.count + (feedIndex - cursor)
+                cursor += fill.count
+                hasMore = available.map { cursor < $0 } ?? true
+                filled = fill.count
+                let shown = hasMore ? 0 : heldArrivals.count
+                fill += heldArrivals.prefix(shown)
+                heldArrivals.removeFirst(shown)
+                // Not in the page yet: the window is set afresh below.
+                items += fill
+                trimmedBelow += fill.count
+            } else {
+                let room = itemCap.map { max(0, $0 - items.count) } ?? .max
+                let start = max(0, feedIndex - margin, firstLoaded - room)
+                let fill = (start..<firstLoaded).compactMap { source.item(at: $0, seed: config.seed) }
+                firstLoaded = start
+                items.insert(contentsOf: fill, at: 0)
+                trimmedAbove += fill.count
+                filled = fill.count
+                index = feedIndex - start
+            }
+        }
+        if let window = jumpWindow(around: index) {
+            trimmedAbove = window.lowerBound
+            trimmedBelow = items.count - window.upperBound
+        }
+        finishJump(request, at: index, filled: filled, into: &effects)
+    }
+
+    /// Tells the page where to scroll and gives it the window (a `replace`, so the item and the window arrive
+    /// together); geometry until the page reports that window decides nothing at the edges.
+    private mutating func finishJump(
+        _ request: JumpRequest, at index: Int, filled: Int, into effects: inout [SessionEffect]
+    ) {
+        effects.append(.send(.scrollToItem(id: request.id, anchor: request.anchor)))
+        sendItems(.replace, Array(pageItems), into: &effects)
+        // The new list is measured afresh: no prepend to check, and the edge rules re-arm on it.
+        anchorCheckRev = nil
+        jump = .positioning(request, rev: rev, suppressed: [])
+        var data: [String: JSONValue] = [
+            "id": .string(request.id), "anchor": .string(request.anchor.rawValue), "index": .int(index),
+            "filled": .int(filled), "held": .int(pageCount), "total": .int(items.count),
+        ]
+        if let first = pageItems.first, let last = pageItems.last {
+            data["first"] = .string(first.id)
+            data["last"] = .string(last.id)
+        }
+        effects.append(.log(LogEntry(.jumpFinished, data)))
+    }
+
+    /// The page's window for an item at `index` of `items`: nil when the page holds it well inside its window
+    /// (a quarter of the window from either end, or the list's end) or the window is unbounded; otherwise
+    /// `windowSize` items around it.
+    func jumpWindow(around index: Int) -> Range<Int>? {
+        let limit = config.windowSize
+        let start = trimmedAbove
+        let end = items.count - trimmedBelow
+        if limit == 0 {
+            return start == 0 && end == items.count ? nil : 0..<items.count
+        }
+        let margin = limit / 4
+        let roomAbove = start == 0 ? Int.max : index - start
+        let roomBelow = end == items.count ? Int.max : end - 1 - index
+        if index >= start, index < end, roomAbove >= margin, roomBelow >= margin { return nil }
+        let lower = max(0, min(index - limit / 2, items.count - limit))
+        return lower..<min(items.count, lower + limit)
+    }
+
+    /// Geometry while a jump is under way fires no edge rule: `edge` would have loaded; the first time per
+    /// edge and jump it is logged (`loadMoreSuppressed` / `loadPreviousSuppressed`, reason `jump`).
+    mutating func suppressForJump(_ edge: FeedEdge, geometrySeq: Int, into effects: inout [SessionEffect]) {
+        var request: JumpRequest?
+        switch jump {
+        case .idle: return
+        case .loading(_, let loading): request = loading
+        case .positioning(let positioning, let rev, var suppressed):
+            request = positioning
+            guard !suppressed.contains(edge) else { return }
+            suppressed.append(edge)
+            jump = .positioning(positioning, rev: rev, suppressed: suppressed)
+        }
+        effects.append(
+            .log(
+                LogEntry(
+                    edge.events.suppressed, geometrySeq: geometrySeq,
+                    [
+                        "trigger": JSONValue(edge.ruleTrigger), "reason": JSONValue(Reason.jump),
+                        "id": .string(request?.id ?? ""),
+                    ])))
+    }
+
+    /// The first geometry of the jump's window (its `rev`, or any from a page that reports none) ends the jump.
+    mutating func settleJump(after report: GeometryReport, into effects: inout [SessionEffect]) {
+        guard case .positioning(let request, let rev, let suppressed) = jump, (report.rev ?? rev) >= rev else {
+            return
+        }
+        jump = .idle
+        effects.append(
+            .log(
+                LogEntry(
+                    .jumpSettled, geometrySeq: report.seq,
+                    [
+                        "id": .string(request.id), "anchor": .string(request.anchor.rawValue),
+                        "suppressed": .array(suppressed.map { .string($0.rawValue) }),
+                    ])))
+    }
+
+    /// Cancels a jump under way (a reset).
+    mutating func cancelJump(reason: Reason, into effects: inout [SessionEffect]) {
+        switch jump {
+        case .idle: return
+        case .loading(let token, let request):
+            effects.append(.cancel(.jump(token)))
+            effects.append(
+                .log(LogEntry(.jumpCancelled, ["id": .string(request.id), "reason": JSONValue(reason)])))
+        case .positioning:
+            break
+        }
+        jump = .idle
+    }
+
+    /// Where the item with `id` is, or nil when the feed has no such item within the session's reach.
+    func locate(_ id: String) -> JumpTarget? {
+        if let index = items.firstIndex(where: { $0.id == id }) { return .held(index) }
+        guard let feedIndex = source.index(of: id, seed: config.seed),
+            source.available(maxItems: config.maxItems).map({ feedIndex < $0 }) ?? true
+        else { return nil }
+        if feedIndex >= cursor {
+            guard pageableItems(besideRefreshed: heldExtraItems).map({ feedIndex < $0 }) ?? true else { return nil }
+            return .feed(feedIndex)
+        }
+        if feedIndex < firstLoaded {
+            guard itemCap.map({ items.count + (firstLoaded - feedIndex) <= $0 }) ?? true else { return nil }
+            return .feed(feedIndex)
+        }
+        // Between the first and the last feed item held, yet not held: a held message or a refreshed
+        // item's place; not an item of this feed.
+        return nil
+    }
+
+    private var reachNote: String {
+        guard let itemCap else { return "" }
+        return " (a session holds at most \(itemCap) items)"
+    }
+}
