@@ -1,5 +1,5 @@
 import Foundation
-import LWSTransport
+import LWSClient
 import ScrollCore
 import Testing
 

@@ -124,7 +124,7 @@ struct TwoWayFeedTests {
 
     @Test func thePageReportsWhetherAPrependMovedItsAnchor() {
         var h = Harness(["startAt": 101, "loadLatencyMs": 100])
-        func report(_ y: Double, content: Double, rev: Int, anchor: ItemAnchor) -> [SessionEffect] {
+        @discardableResult func report(_ y: Double, content: Double, rev: Int, anchor: ItemAnchor) -> [SessionEffect] {
             h.geometry(
                 ScrollGeometry(
                     contentOffset: ScrollPoint(x: 0, y: y), contentSize: ScrollSize(width: 400, height: content),
