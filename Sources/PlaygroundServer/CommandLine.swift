@@ -41,6 +41,12 @@ extension PlaygroundCommand {
             throw UsageError(error, seeAlso: "--help")
         }
         var options = parsed.options
+        do {
+            // Two flags together: the window must hold two pages whatever order they came in.
+            try options.defaults.checkWindow()
+        } catch {
+            throw UsageError("--window-size: \(error), not '\(options.defaults.windowSize)' (see --help)")
+        }
         guard let directory = parsed.publicDirectory ?? locatePublic() else {
             throw UsageError("cannot find the page's Public folder; pass --public DIR")
         }

@@ -29,6 +29,8 @@ struct CommandLineTests {
         (["--items", "/nonexistent/items.json"], "--items"),
         (["--public", "/nonexistent/public"], "--public"),
         (["--page-size"], "--page-size"),
+        (["--window-size", "30", "--page-size", "20"], "at least 2 × pageSize 20"),
+        (["--page-size", "20", "--window-size", "30"], "at least 2 × pageSize 20"),
     ])
     func badFlagsExitTwoWithOneLine(arguments: [String], mentioning: String) throws {
         let result = try runToCompletion(arguments)
