@@ -132,6 +132,28 @@ struct BoundedWindowTests {
         #expect(page == h.session.pageItems.map(\.id))
     }
 
+    /// Rows in view are never trimmed: a user who went back to the top while the next page loaded at the
+    /// bottom keeps what they see; only what fits lands, and the rest waits in the session below the window.
+    @Test func aPageLandingNeverTrimsTheRowsInView() {
+        var h = Harness(Self.settings)
+        h.scroll(y: Self.bottom)
+        h.geometry(Self.at(0), anchor: ItemAnchor(id: "item-1", offset: 0), rev: 1)
+        let landed = h.advance(by: 600)
+        #expect(landed.itemsMessages.map(\.op) == [.append])
+        #expect(landed.itemsMessages.first?.items == syntheticItems(30..<40))
+        #expect(!landed.logs.contains { $0.name == .windowTrimmed })
+        #expect(h.session.pageItems.map(\.id) == syntheticItems(0..<40).map(\.id))
+        #expect(h.session.trimmedBelow == 10)
+        #expect(h.lastState.window == WindowState(start: 0, count: 40, limit: 40))
+        // Seen from the middle instead, the rows above the view are out of it and make the room.
+        var middle = Harness(Self.settings)
+        middle.scroll(y: Self.bottom)
+        middle.geometry(Self.at(700), anchor: ItemAnchor(id: "item-11", offset: -10), rev: 1)
+        #expect(middle.advance(by: 600).itemsMessages.map(\.op) == [.trim, .append])
+        #expect(middle.session.trimmedAbove == 8)
+        #expect(middle.session.pageItems.first?.id == "item-9")
+    }
+
     @Test func aBadWindowIsRefusedNamingTheFieldAndRange() {
         var h = Harness()
         let before = h.session
