@@ -52,8 +52,11 @@ final class LWSServer: LWSCallbackHandler {
     private var httpResponses: [UInt64: PendingHTTPResponse] = [:]
     private var timers: [UInt64: ScheduledTimer] = [:]
     // The connection whose RECEIVE callback is delivering a message to the delegate: what the delegate
-    // sends it then is written when the delegate returns (writeAnswer), not on a WRITEABLE pass.
+    // sends it then is written at the end of the loop pass (flushAnswers), not on a WRITEABLE pass.
     private var answering: UInt64?
+    // Connections that were idle when a message arrived in this loop pass and have an answer queued: written
+    // when the pass ends, so several messages read in one pass get their answers coalesced first.
+    private var answersDue: [LWSServerConnection] = []
     private var lastConnectionID: UInt64 = 0
     private var lastHTTPID: UInt64 = 0
     private var lastTimerID: UInt64 = 0
@@ -304,6 +307,7 @@ final class LWSServer: LWSCallbackHandler {
         drainInbox()
         while phase == .running, context != nil {
             loop.runOnce()
+            flushAnswers()
         }
         phase = .draining
         // No new connections from here: the listening socket closes, and connections the door still held or
@@ -318,6 +322,7 @@ final class LWSServer: LWSCallbackHandler {
             }
             while !connections.isEmpty, !graceExpired {
                 loop.runOnce()
+                flushAnswers()
             }
             cancel(grace)
         }
@@ -406,8 +411,9 @@ final class LWSServer: LWSCallbackHandler {
             requestClose(connection, code: 1008, reason: "outbound limit exceeded")
             return
         }
-        // An answer to the message being received is written when the delegate returns (writeAnswer).
-        if answering != id.rawValue { lws_callback_on_writable(connection.wsi) }
+        // An answer to the message being received, or to one received earlier in this pass, is written when
+        // the pass ends (flushAnswers).
+        if answering != id.rawValue, !connection.answerDue { lws_callback_on_writable(connection.wsi) }
     }
 
     func close(_ id: ConnectionID, code: UInt16, reason: String) {
@@ -681,16 +687,30 @@ final class LWSServer: LWSCallbackHandler {
             answering = connection.id.rawValue
             delegate?.connection(connection.id, received: message, on: WebServerLoop(self))
             answering = nil
-            return writeAnswer(connection, wasIdle: wasIdle)
+            answerAfterPass(connection, wasIdle: wasIdle)
         }
         return 0
     }
 
-    /// Writes what the delegate queued while handling a message, from the RECEIVE callback itself, when the
-    /// connection was idle before (its queue empty, so no earlier message waits for WRITEABLE) and lws holds
-    /// none of its bytes; otherwise, or for what is left, asks for WRITEABLE as ``send(_:to:coalescingKey:)``
-    /// does elsewhere. The queue is the same either way: the order and the coalescing of one message's
-    /// answers are the queue's, and a queue that waits for WRITEABLE still coalesces newer answers.
+    /// What the delegate queued while handling a message goes out when this loop pass ends (``flushAnswers()``)
+    /// if the connection was idle before (its queue empty, so no earlier message waits for WRITEABLE);
+    /// otherwise it waits for WRITEABLE as ``send(_:to:coalescingKey:)`` does elsewhere. The queue is the same
+    /// either way, so order and coalescing are the queue's: a second message read in the same pass replaces
+    /// the first one's unwritten keyed answer, as a queue waiting for WRITEABLE does.
+    private func answerAfterPass(_ connection: LWSServerConnection, wasIdle: Bool) {
+        guard !connection.outbound.isEmpty, !connection.answerDue else { return }
+        if wasIdle, connection.pendingClose == nil {
+            connection.answerDue = true
+            answersDue.append(connection)
+        } else {
+            lws_callback_on_writable(connection.wsi)
+        }
+    }
+
+    /// Writes the answers of this loop pass, outside any lws callback, once every readable socket was read
+    /// (SwiftNIO flushes on `channelReadComplete` for the same reason): one pass answers each connection
+    /// once, however many of its messages the pass read, and at light load an answer still goes out
+    /// without waiting for a WRITEABLE pass.
     ///
     /// What lws 4.1.6 does with a write outside WRITEABLE (README.coding.md still says "only from WRITEABLE",
     /// but its one-write-per-WRITEABLE check is compiled out, `if (0 && …)` in output.c): it sends at once;
@@ -702,19 +722,30 @@ final class LWSServer: LWSCallbackHandler {
     /// `lws_partial_buffered`, and the rest waits for WRITEABLE. `lws_send_pipe_choked` would also poll()
     /// the socket, a system call per answer; a socket that takes nothing is simply held by lws on the first
     /// write, and counts as choked from then.
-    private func writeAnswer(_ connection: LWSServerConnection, wasIdle: Bool) -> Int32 {
-        guard !connection.outbound.isEmpty else { return 0 }
-        let wsi = connection.wsi
-        // A close asked for meanwhile goes out on WRITEABLE, after the queue (requestClose asked for it).
-        if wasIdle, connection.pendingClose == nil {
-            while lws_partial_buffered(wsi) == 0,
-                let fragment = connection.outbound.nextFragment(maxBytes: LWSWriter.fragmentBytes)
-            {
-                guard writer.write(wsi, fragment) else { return -1 }
+    private func flushAnswers() {
+        guard !answersDue.isEmpty else { return }
+        let due = answersDue
+        answersDue.removeAll(keepingCapacity: true)
+        for connection in due {
+            connection.answerDue = false
+            // A connection closed during the pass has left the table, and its wsi is gone.
+            guard connections[connection.id.rawValue] === connection, !connection.outbound.isEmpty else { continue }
+            let wsi = connection.wsi
+            // A close asked for meanwhile goes out on WRITEABLE, after the queue (requestClose asked for it).
+            if connection.pendingClose == nil {
+                while lws_partial_buffered(wsi) == 0,
+                    let fragment = connection.outbound.nextFragment(maxBytes: LWSWriter.fragmentBytes)
+                {
+                    guard writer.write(wsi, fragment) else {
+                        // Outside a callback there is no -1 to return: lws closes it on its next pass.
+                        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC)
+                        if let context { LWSEventLoop.wake(context) }
+                        break
+                    }
+                }
             }
+            if !connection.outbound.isEmpty { lws_callback_on_writable(wsi) }
         }
-        if !connection.outbound.isEmpty { lws_callback_on_writable(wsi) }
-        return 0
     }
 
     // MARK: - RFC 6455 checks lws 4.1.6 leaves out
@@ -904,6 +935,8 @@ final class LWSServerConnection: LWSWebSocketOutput {
     var closeTimer: TimerHandle?
     /// The outbound queue went past its limit and was dropped; a 1008 close is pending.
     var overflowed = false
+    /// An answer waits in ``LWSServer``'s answers of this loop pass; no WRITEABLE is asked for meanwhile.
+    var answerDue = false
 
     init(id: ConnectionID, wsi: OpaquePointer) {
         self.id = id

@@ -7,9 +7,10 @@ import Testing
     import Glibc
 #endif
 
-/// Answers written from the RECEIVE callback: a reader whose socket takes only part of an answer still
-/// gets all of it, and what was queued behind it, in order (lws keeps the rest and the server waits for
-/// WRITEABLE before writing more).
+/// Answers written at the end of the loop pass that read their messages, without waiting for WRITEABLE: a
+/// reader whose socket takes only part of an answer still gets all of it, and what was queued behind it,
+/// in order (lws keeps the rest and the server waits for WRITEABLE before writing more); messages read in
+/// one pass get one answer per coalescing key.
 @Suite(.timeLimit(.minutes(1)))
 struct AnswerFromReceiveTests {
     @Test func aBigAnswerToAPausingReaderArrivesWholeAndBeforeWhatFollows() throws {
@@ -25,6 +26,18 @@ struct AnswerFromReceiveTests {
         #expect(messages.map(\.count) == [answerBytes, 4, 5])
         #expect(messages.first?.allSatisfy { $0 == UInt8(ascii: "x") } == true)
         #expect(messages.dropFirst().map { String(decoding: $0, as: UTF8.self) } == ["tail", "after"])
+    }
+
+    /// A client that sends faster than the server answers (three messages in one segment, read in one pass)
+    /// gets the newest keyed answer only: a server behind its clients answers less, not later.
+    @Test func messagesReadInOnePassGetOneCoalescedAnswer() throws {
+        let server = try TestServer()
+        let reader = try RawWebSocketReader(port: server.port)
+        try reader.sendTexts(["keyed:1", "keyed:2", "keyed:3"])
+        try reader.sendText("after")
+        let messages = try reader.readTextMessages(count: 2)
+        #expect(messages.map { String(decoding: $0, as: UTF8.self) } == ["answer-3", "after"])
+        #expect(server.delegate.log.update { $0.received.map(\.1) } == ["keyed:1", "keyed:2", "keyed:3", "after"])
     }
 }
 
@@ -48,12 +61,20 @@ final class RawWebSocketReader {
 
     /// One masked text frame (client frames must be masked).
     func sendText(_ text: String) throws {
-        let payload = Array(text.utf8)
-        precondition(payload.count < 126)
+        try sendTexts([text])
+    }
+
+    /// Masked text frames, in one write: they reach the server in one segment.
+    func sendTexts(_ texts: [String]) throws {
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
-        var frame: [UInt8] = [0x81, 0x80 | UInt8(payload.count)] + mask
-        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try sendAll(frame)
+        var frames: [UInt8] = []
+        for text in texts {
+            let payload = Array(text.utf8)
+            precondition(payload.count < 126)
+            frames += [0x81, 0x80 | UInt8(payload.count)] + mask
+            frames += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        }
+        try sendAll(frames)
     }
 
     /// The next `count` text messages, reassembled from their frames.

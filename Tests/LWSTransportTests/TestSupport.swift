@@ -91,6 +91,9 @@ final class RecordingDelegate: WebServerDelegate, Sendable {
             // An answer bigger than a slow reader's socket takes, then one behind it.
             loop.send(Array(repeating: UInt8(ascii: "x"), count: count), to: id)
             loop.send(Array("tail".utf8), to: id)
+        } else if message.hasPrefix("keyed:") {
+            // Answered with the newest keyed message: a state, as the playground sends it.
+            loop.send(Array("answer-\(message.dropFirst(6))".utf8), to: id, coalescingKey: "answer")
         } else if message.hasPrefix("later:"), let milliseconds = Int(message.dropFirst(6)) {
             // The answer comes from a timer, through the loop the timer is handed.
             loop.schedule(afterMilliseconds: milliseconds) { loop in
