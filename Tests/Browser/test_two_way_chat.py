@@ -21,10 +21,10 @@ def first_visible(page) -> str:
         " { if (n.getBoundingClientRect().bottom > f.top) return n.dataset.id; } return null; }")
 
 
-# Was xfail: the wheel fling at the top grows the simulated pull, and the page measured its anchor with the
-# pull's translate, so the prepended rows showing in the pull's gap read as "another item first in view".
-# The page now measures in layout terms (feed.js firstVisibleItem), and turns the browser's own scroll
-# anchoring on for older prepends so a smooth scroll under way is adjusted rather than undone.
+# The wheel fling at the top grows the simulated pull: the page must measure its anchor without the pull's
+# translate (feed.js firstVisibleItem), or the prepended rows showing in the pull's gap read as "another item
+# first in view"; and it turns the browser's own scroll anchoring on for older prepends, so a smooth scroll
+# under way is adjusted rather than undone.
 def test_chat_opens_at_the_bottom_and_a_prepend_during_a_fling_keeps_the_anchor(start_server, open_page):
     server = start_server(preset="chat", new_message_every_ms=0, load_latency_ms=300)
     page, probe = open_page(server)
