@@ -120,6 +120,7 @@ export class GeometryReporter extends EventTarget {
    * "Anchoring").
    */
   reportNow() {
+    if (!this.shown) return;
     const now = performance.now();
     const geometry = this.measure(this.phaseAt(now));
     const sent = this.send({ type: "geometry", seq: this.seq + 1, t: round(now), ...geometry, ...this.extras() });
@@ -200,8 +201,18 @@ export class GeometryReporter extends EventTarget {
     }
   }
 
+  /**
+   * Whether the feed is laid out: a hidden feed (another tab on a narrow screen) measures 0 × 0 at 0, 0,
+   * which is no geometry of the feed. Nothing is measured or sent then; showing it again resizes it, and
+   * the resize observer measures anew.
+   */
+  get shown() {
+    return this.scroller.getClientRects().length > 0;
+  }
+
   /** One measurement; returns whether another frame is needed. */
   tick(now) {
+    if (!this.shown) return false;
     if (this.animatingSince !== null && ((this.atStart() && this.pull === 0) || now - this.animatingSince > SCROLL_TO_TOP_TIMEOUT_MS)) {
       this.animatingSince = null;
     }

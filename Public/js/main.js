@@ -491,6 +491,14 @@ function showTab(name) {
   timeline.invalidate();
   lanes.invalidate();
   frame.layout();
+  showHeldGeometry();
+}
+
+/** The HUD says so when the geometry it shows is the last one measured before the feed was hidden. */
+function showHeldGeometry() {
+  const held = !reporter.shown && reporter.lastGeometry !== null;
+  byId("hud-held").hidden = !held;
+  byId("hud").classList.toggle("is-held", held);
 }
 for (const button of document.querySelectorAll(".tab")) button.addEventListener("click", () => showTab(button.dataset.tab));
 

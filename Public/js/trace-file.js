@@ -5,6 +5,10 @@ import { TRACE_FORMAT } from "../recorder.js";
 
 /** The most bytes of one `forkTrace` message (the server takes 64 KiB by default). */
 const MAX_PIECE_BYTES = 60_000;
+/** UTF-16 units per slice of a line larger than a message: at most 6 bytes each once escaped, under the limit. */
+const SLICE_UNITS = 8000;
+
+const isHighSurrogate = (unit) => unit >= 0xd800 && unit <= 0xdbff;
 
 /**
  * Parses a trace's text. Throws an Error naming the line ("line 3: not JSON") like `replay` does.
@@ -45,9 +49,14 @@ export function parseTrace(text) {
       decisions.push({ t: line.t, name: line.event.name, geometrySeq: line.event.geometrySeq, data: line.event.data ?? {} });
     }
   }
-  const times = lines.slice(1).map((line) => line.t);
-  const start = times.length ? Math.min(...times) : 0;
-  const end = times.length ? Math.max(...times) : 0;
+  // A loop, not Math.min(...times): spreading 300,000 arguments overflows the call stack.
+  let start = Infinity;
+  let end = -Infinity;
+  for (let i = 1; i < lines.length; i++) {
+    start = Math.min(start, lines[i].t);
+    end = Math.max(end, lines[i].t);
+  }
+  if (lines.length < 2) start = end = 0;
   return { header, lines, samples, decisions, start, end };
 }
 
@@ -81,8 +90,14 @@ export function forkPieces(trace, t) {
       current += text;
       continue;
     }
-    // One line larger than a message (a header with a long item list): in slices.
-    for (let i = 0; i < text.length; i += 8000) pieces.push(text.slice(i, i + 8000));
+    // One line larger than a message (a header with a long item list): in slices, each ending on a code
+    // point boundary (a slice ending inside a surrogate pair would not be valid text for the server).
+    for (let i = 0; i < text.length;) {
+      let end = Math.min(text.length, i + SLICE_UNITS);
+      if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+      pieces.push(text.slice(i, end));
+      i = end;
+    }
   }
   if (current) pieces.push(current);
   return pieces;
