@@ -34,7 +34,7 @@ extension SessionHost {
     }
 
     /// Opens a fork: a new session rebuilt by replaying the parent trace up to `fork.at`, then handed to
-    /// this page as if it resumed it there (a `hello` with `resume: "fork"`), then `hello.config`
+    /// this page as if it resumed it there (a `hello` with `resume: "fork"`, logged `sessionForked`), then `hello.config`
     /// applied as a `config` message. The fork's trace starts with the parent's header (its settings,
     /// source and limits, so a replay rebuilds the same state), a `fork` reference, and the parent's lines
     /// up to the moment with the decisions they make; its clock continues the parent's, so
@@ -81,7 +81,9 @@ extension SessionHost {
         let trace = options.logDirectory.map { TraceFile(directory: $0, header: header) }
         for line in Self.interleaved(rebuilt) { trace?.record(line) }
 
-        let hosted = Hosted(id: sessionID, state: rebuilt.state, since: WallClock.iso8601Now(), trace: trace)
+        var state = rebuilt.state
+        state.forkedFrom = header.fork
+        let hosted = Hosted(id: sessionID, state: state, since: WallClock.iso8601Now(), trace: trace)
         hosted.geometryPacer = GeometryPacer(ratePerSecond: options.maxGeometryPerSecond)
         hosted.connection = id
         hosted.clockOffset = now - fork.at

@@ -50,6 +50,8 @@ public struct Hello: Equatable, Sendable {
     public var config: [String: JSONValue]
     /// A resume token from an earlier `welcome`.
     public var resume: String?
+    /// The `resume` of the input a fork's trace records where its page takes the rebuilt session over.
+    public static let forkTakeover = "fork"
     /// The last items `rev` the page rendered.
     public var lastRev: Int?
     /// A `record` session: geometry from a page the recorder (`/recorder.js`) is attached to.

@@ -36,6 +36,7 @@ public struct Replay: Sendable {
         runner.state = SessionState(
             id: id, resumeToken: resumeToken, config: trace.header.config, source: trace.header.source,
             itemCap: trace.header.itemCap)
+        runner.state.forkedFrom = trace.header.fork
         let decisions = runner.run()
         let pending = runner.pending.sorted { ($0.due, $0.order) < ($1.due, $1.order) }.map {
             PendingTimer(timer: $0.timer, due: $0.due)
@@ -86,6 +87,8 @@ private struct Runner {
         state = SessionState(
             id: trace.header.session, resumeToken: "replay", config: trace.header.config, source: trace.header.source,
             itemCap: trace.header.itemCap)
+        // A fork's trace: its takeover is logged as the fork it was.
+        state.forkedFrom = trace.header.fork
     }
 
     var followsRecordedTimers: Bool { overrides.isEmpty }

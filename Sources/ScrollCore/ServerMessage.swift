@@ -226,6 +226,9 @@ public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     case sessionOpened
     /// A reconnecting page got its session back.
     case sessionResumed
+    /// A page took over a fork: a session rebuilt from a parent trace up to a moment (data: `parent`,
+    /// `parentSession`, `at`, `delivered`, `rev`).
+    case sessionForked
     /// A connection ended (data: close code, whether it is resumable).
     case sessionClosed
     /// Settings changed (data: the changed settings).

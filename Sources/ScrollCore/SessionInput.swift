@@ -33,6 +33,9 @@ extension SessionState {
         case .message(.success(let message)):
             switch message {
             case .hello(let hello) where hello.resume != nil && isOpen:
+                if hello.resume == Hello.forkTakeover, let fork = forkedFrom {
+                    return reduce(.forkTakenOver(fork), now: now)
+                }
                 return reduce(.resumed(lastRev: hello.lastRev), now: now)
             case .hello(let hello): return reduce(.helloReceived(hello), now: now)
             case .geometry(let report): return reduce(.geometryReceived(report), now: now)

@@ -10,6 +10,8 @@ extension SessionState {
             open(hello, into: &effects)
         case .resumed(let lastRev):
             resume(lastRev: lastRev, into: &effects)
+        case .forkTakenOver(let fork):
+            resume(lastRev: nil, forkedFrom: fork, into: &effects)
         case .geometryReceived(let report):
             receive(report, now: now, into: &effects)
         case .configReceived(let fields):
@@ -59,9 +61,16 @@ extension SessionState {
         scheduleNextMessage(into: &effects)
     }
 
-    private mutating func resume(lastRev: Int?, into effects: inout [SessionEffect]) {
+    /// A page back on its session, or (`forkedFrom`) the page that asked for a fork taking it over.
+    private mutating func resume(lastRev: Int?, forkedFrom fork: Trace.Fork? = nil, into effects: inout [SessionEffect])
+    {
         effects.append(.send(.welcome(session: id, resume: resumeToken, config: config)))
         var data: [String: JSONValue] = [:]
+        if let fork {
+            data["parent"] = .string(fork.parent)
+            data["parentSession"] = .string(fork.parentSession)
+            data["at"] = .int(Int(fork.at))
+        }
         if let lastRev { data["lastRev"] = .int(lastRev) }
         let missed = itemsHistory.filter { $0.rev > (lastRev ?? 0) }
         if let lastRev, lastRev <= rev, missed.count == rev - lastRev {
@@ -72,7 +81,7 @@ extension SessionState {
             data["delivered"] = "replace"
         }
         data["rev"] = .int(rev)
-        effects.append(.log(LogEntry(.sessionResumed, data)))
+        effects.append(.log(LogEntry(fork == nil ? .sessionResumed : .sessionForked, data)))
         lastSentState = nil
     }
 

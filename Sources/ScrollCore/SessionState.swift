@@ -79,6 +79,8 @@ public struct SessionState: Equatable, Sendable {
     public var nextToken = 1
     /// The core clock at the event being reduced (ms): a scheduled retry's countdown in `state` counts from it.
     public var now: Int64 = 0
+    /// The fork this session was rebuilt for (its trace header's `fork`): the takeover is logged `sessionForked`.
+    public var forkedFrom: Trace.Fork?
 
     /// How many items messages a session keeps for resume before falling back to one `replace`.
     public static let itemsHistoryLimit = 64
@@ -192,6 +194,8 @@ public enum SessionEvent: Equatable, Sendable {
     case helloReceived(Hello)
     /// A page reconnected with this session's token; it last rendered `lastRev`.
     case resumed(lastRev: Int?)
+    /// The page that asked for a fork took over the session rebuilt from the parent trace.
+    case forkTakenOver(Trace.Fork)
     /// One frame's geometry.
     case geometryReceived(GeometryReport)
     /// A `config` message.

@@ -38,9 +38,11 @@ struct ForkProtocolTests {
         try page.send(["type": "hello", "fork": ["parent": "p.jsonl", "at": 500], "config": ["preset": "refreshable"]])
         let welcome = try page.next("welcome")
         #expect(welcome["session"] == "s1")
-        // The page takes the session over as it stood (a resume), then its settings apply.
+        // The page takes the session over as it stood, logged as the fork it is, then its settings apply.
         #expect(welcome["config"]?["preset"] == "playground")
-        #expect(try page.event("sessionResumed")["data"]?["delivered"] == "replace")
+        let forked = try page.event("sessionForked")["data"]
+        #expect(forked?["delivered"] == "replace")
+        #expect(forked?["parent"] == "p.jsonl" && forked?["at"] == 500 && forked?["parentSession"] != nil)
         #expect(try page.event("configChanged")["data"]?["changed"]?["preset"] != nil)
         let items = try page.next("items")
         #expect(items["op"] == "replace")

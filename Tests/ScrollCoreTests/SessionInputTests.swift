@@ -23,6 +23,20 @@ struct SessionInputTests {
         #expect(effects.first == .send(.welcome(session: "s1", resume: "token-1", config: ScrollConfig())))
     }
 
+    @Test func theForkTakeoverOfARebuiltSessionIsLoggedAsAFork() {
+        var h = Harness()
+        let takeover = SessionInput.message(.success(.hello(Hello(resume: Hello.forkTakeover))))
+        // Without a fork to take over, "fork" is a token like any other.
+        var plain = h
+        #expect(handle(takeover, on: &plain).names == [.sessionResumed])
+        h.session.forkedFrom = Trace.Fork(parent: "p.jsonl", parentSession: "s4", at: 1200)
+        let effects = handle(takeover, on: &h)
+        #expect(effects.names == [.sessionForked])
+        #expect(
+            effects.logs.first?.data
+                == ["parent": "p.jsonl", "parentSession": "s4", "at": 1200, "delivered": "replace", "rev": 2])
+    }
+
     @Test func refusedMessageGetsAnErrorAndAProtocolErrorEvent() {
         var h = Harness()
         let error = ProtocolError(.badMessage, #"missing field "phase""#, ref: 4)
