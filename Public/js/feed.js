@@ -352,7 +352,8 @@ export class FeedRenderer extends EventTarget {
     row.tabIndex = -1;
     const titleId = `item-title-${this.nextTitleId = (this.nextTitleId ?? 0) + 1}`;
     row.setAttribute("aria-labelledby", titleId);
-    const avatar = el("span", `item-avatar hue-${hash(id) % 6}`, initials(item.title ?? id));
+    const badge = initials(item.title ?? id);
+    const avatar = el("span", `item-avatar hue-${hash(id) % 6}${/^\d{4,}$/.test(badge) ? ` digits-${badge.length}` : ""}`, badge);
     avatar.setAttribute("aria-hidden", "true");
     const text = el("div", "item-text");
     const title = el("h3", "item-title", item.title ?? id);
@@ -484,7 +485,7 @@ function hash(text) {
 
 function initials(title) {
   const digits = String(title).match(/\d+/);
-  if (digits) return digits[0].slice(-3);
+  if (digits) return digits[0].slice(-6);
   const words = String(title).trim().split(/\s+/).filter(Boolean);
   return words.slice(0, 2).map((w) => w[0].toUpperCase()).join("") || "•";
 }

@@ -1,7 +1,8 @@
 // The phone frame: the device size chosen (or dragged / keyed with the handle) is the size the feed
 // really has, so `containerSize` is that size minus the frame's own edge. When the device does not fit
 // the window it is scaled down visually (a CSS transform, which changes nothing the geometry reports)
-// and the readout says so.
+// and the readout says so. "This screen" is the room the window has for the feed, shown at 100 %: the
+// default on a narrow screen, where a phone-sized frame would otherwise be shrunk into the phone.
 
 export const FRAME_EDGE_PX = 6; // the frame's border on every side: containerSize = size − 2 × edge
 const STRIP_HEIGHT_PX = 260;
@@ -10,6 +11,8 @@ const MAX = { w: 1600, h: 2000 };
 const KEY_STEP = 10;
 const KEY_STEP_LARGE = 50;
 const MIN_SCALE = 0.35;
+const SCREEN = "screen";
+const NARROW = "(max-width: 879px)";
 
 /** Events (EventTarget): `change` (detail: {width, height, scale}) whenever the size or scale changes. */
 export class PhoneFrame extends EventTarget {
@@ -18,6 +21,7 @@ export class PhoneFrame extends EventTarget {
     Object.assign(this, { stage, slot, phone, select, customOption, readout, handle });
     this.fixedParts = fixedParts; // elements whose height the phone must leave room for in the window
     this.axis = "vertical";
+    if (window.matchMedia(NARROW).matches) select.value = SCREEN;
     this.size = this.selectedSize();
     this.scale = 1;
     this.drag = null;
@@ -33,12 +37,28 @@ export class PhoneFrame extends EventTarget {
     handle.addEventListener("pointerup", (event) => this.onPointerUp(event));
     handle.addEventListener("pointercancel", (event) => this.onPointerUp(event));
     // The room there is changes with the window and with the panel the stage sits in.
-    new ResizeObserver(() => this.layout()).observe(stage);
+    const observer = new ResizeObserver(() => this.layout());
+    observer.observe(stage);
+    // The bars above the stage can change height too (a wrapped line): the room changes with them.
+    for (const part of fixedParts()) if (part instanceof Element) observer.observe(part);
     window.addEventListener("resize", () => this.layout());
     this.layout();
   }
 
+  /** Whether the frame is the screen's own room for the feed (it follows the window). */
+  get fitsScreen() {
+    return this.select.value === SCREEN;
+  }
+
+  /** Fits the frame to the screen again (a restored choice). */
+  fitScreen() {
+    this.select.value = SCREEN;
+    this.customOption.hidden = true;
+    this.layout();
+  }
+
   selectedSize() {
+    if (this.fitsScreen) return this.screenSize() ?? this.size ?? { w: 390, h: 700 };
     const [w, h] = this.select.value.split("x").map(Number);
     return { w: w || 390, h: h || 700 };
   }
@@ -68,6 +88,20 @@ export class PhoneFrame extends EventTarget {
     this.layout();
   }
 
+  /** The room the stage has for the frame (null while the stage is hidden: its size says nothing then). */
+  screenSize() {
+    if (this.stage.getClientRects().length === 0) return null;
+    return {
+      w: Math.floor(Math.min(MAX.w, Math.max(MIN.w, this.room()))),
+      h: Math.floor(Math.min(MAX.h, Math.max(MIN.h, this.availableHeight()))),
+    };
+  }
+
+  room() {
+    const style = getComputedStyle(this.stage);
+    return this.stage.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  }
+
   /** How tall the phone may be on screen so the feed and its buttons stay in the window. */
   availableHeight() {
     const fixed = this.fixedParts().reduce((sum, element) => sum + (element?.offsetHeight ?? 0), 0);
@@ -75,11 +109,11 @@ export class PhoneFrame extends EventTarget {
   }
 
   layout() {
+    if (this.fitsScreen) this.size = this.selectedSize();
     const { w, h } = this.frameSize;
     this.phone.style.setProperty("--frame-w", `${w}px`);
     this.phone.style.setProperty("--frame-h", `${h}px`);
-    const style = getComputedStyle(this.stage);
-    const room = this.stage.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const room = this.room();
     const scale = Math.max(MIN_SCALE, Math.min(1, room / w, this.availableHeight() / h));
     const rounded = Math.floor(scale * 1000) / 1000;
     this.phone.style.transform = rounded < 1 ? `scale(${rounded})` : "";
@@ -96,7 +130,7 @@ export class PhoneFrame extends EventTarget {
   updateReadout() {
     const { w, h } = this.frameSize;
     const edge = 2 * FRAME_EDGE_PX;
-    this.readout.textContent = `feed ${w - edge} × ${h - edge} (${FRAME_EDGE_PX} px frame)`;
+    this.readout.textContent = `feed ${w - edge} × ${h - edge} (${FRAME_EDGE_PX} px frame)${this.fitsScreen ? " · this screen" : ""}`;
     this.readout.title = "containerSize is the frame size minus the frame's edge on each side";
     if (this.scale < 1) {
       const note = document.createElement("span");

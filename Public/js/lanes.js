@@ -20,8 +20,9 @@ export class CompareLanes {
     new ResizeObserver(() => this.invalidate()).observe(canvas);
   }
 
-  setPresets(names) {
-    this.presets = names.filter(Boolean);
+  /** The presets compare mode runs (`welcome.presets`, less those the server marks `compared: false`). */
+  setPresets(presets) {
+    this.presets = presets.filter((p) => p && p.compared !== false).map((p) => (typeof p === "string" ? p : p.name)).filter(Boolean);
     this.invalidate();
   }
 

@@ -29,8 +29,8 @@ export function categoryOf(name) {
 }
 
 export class LogPanel {
-  constructor({ scroll, list, empty, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow, confirm, confirmText, confirmClear, confirmCancel }) {
-    Object.assign(this, { scroll, list, empty, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow, confirm, confirmText, confirmClear, confirmCancel });
+  constructor({ scroll, list, empty, noMatch, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow, confirm, confirmText, confirmClear, confirmCancel }) {
+    Object.assign(this, { scroll, list, empty, noMatch, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow, confirm, confirmText, confirmClear, confirmCancel });
     this.seqs = new Set(); // seq of every record held, so history fetched after a reload is not doubled
     this.notes = new WeakMap(); // record → the page's note for its row
     this.events = []; // every record received (for export), oldest first
@@ -235,6 +235,7 @@ export class LogPanel {
     const shown = Array.from(this.list.children).filter((row) => !row.hidden).length;
     const filtered = this.nameFilter.value || this.textFilter.value.trim();
     this.count.textContent = `${total} event${total === 1 ? "" : "s"}${filtered ? ` · ${shown} shown` : ""}${this.paused ? " · paused" : ""}`;
+    this.noMatch.hidden = !(filtered && shown === 0 && this.list.children.length > 0);
   }
 
   /** Clearing also empties Export events: ask first, in the panel (a dialog would block the page). */
@@ -278,13 +279,18 @@ export class LogPanel {
   }
 }
 
+/** A number as a row shows it: two decimals at most (the record keeps the exact value). */
+function rounded(value) {
+  return typeof value === "number" && !Number.isInteger(value) ? Math.round(value * 100) / 100 : value;
+}
+
 function summarize(record) {
   const parts = [];
   if (record.geometrySeq !== undefined && record.geometrySeq !== null) parts.push(`g#${record.geometrySeq}`);
   const data = record.data;
   if (data && typeof data === "object") {
     for (const [key, value] of Object.entries(data)) {
-      parts.push(`${key}=${typeof value === "object" && value !== null ? JSON.stringify(value) : value}`);
+      parts.push(`${key}=${typeof value === "object" && value !== null ? JSON.stringify(value, (_, v) => rounded(v)) : rounded(value)}`);
     }
   } else if (data !== undefined) {
     parts.push(String(data));

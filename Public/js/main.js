@@ -1,7 +1,7 @@
 // Wires the modules together: the connection feeds the renderer, inspector, log and timeline;
 // the geometry reporter and the controls feed the connection. No module decides a trigger.
 
-import { byId } from "./dom.js";
+import { byId, num } from "./dom.js";
 import { Connection, defaultSocketURL, readStorage, writeStorage } from "./connection.js";
 import { GeometryReporter } from "./geometry.js";
 import { FeedRenderer } from "./feed.js";
@@ -18,6 +18,7 @@ const HISTORY_LIMIT = 10000;
 
 let config = {};
 let state = null;
+let presets = []; // welcome.presets: what the server says of each
 const events = []; // server event records this page received, newest last (for people and tests)
 const MAX_EVENTS = 20000;
 let status = "connecting";
@@ -72,6 +73,7 @@ const log = new LogPanel({
   scroll: byId("log-scroll"),
   list: byId("log-list"),
   empty: byId("log-empty"),
+  noMatch: byId("log-nomatch"),
   count: byId("log-count"),
   nameFilter: byId("log-name"),
   textFilter: byId("log-text"),
@@ -121,12 +123,13 @@ const frame = new PhoneFrame({
     const head = document.querySelector(".stage .panel-head");
     const readout = byId("frame-readout");
     const actions = byId("stage-actions");
+    const line = byId("feed-line");
     // The jump box and the window's range sit under the buttons (the range only with a bounded window).
     const below = [byId("jump-form"), byId("window-readout")].filter((element) => !element.hidden);
     const spacing = px(stage, "paddingTop") + px(stage, "paddingBottom") + px(layout, "paddingTop") + px(layout, "paddingBottom")
-      + px(head, "marginBottom") + px(readout, "marginBottom") + px(actions, "marginTop")
+      + px(head, "marginBottom") + px(readout, "marginBottom") + px(line, "marginBottom") + px(actions, "marginTop")
       + below.reduce((sum, element) => sum + px(element, "marginTop"), 0) + 4;
-    return [document.querySelector(".topbar"), byId("tabs"), head, readout, actions, ...below, { offsetHeight: spacing }];
+    return [document.querySelector(".topbar"), byId("tabs"), head, readout, line, actions, ...below, { offsetHeight: spacing }];
   },
 });
 
@@ -171,7 +174,8 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, fork
   inspector.setSession(msg.session);
   applyConfig(msg.config ?? {}, true);
   inspector.setPresets(msg.presets, config.preset);
-  lanes.setPresets((msg.presets ?? []).map((p) => (typeof p === "string" ? p : p?.name)));
+  presets = Array.isArray(msg.presets) ? msg.presets : [];
+  lanes.setPresets(presets);
   traceView.setPresets((msg.presets ?? []).map((p) => (typeof p === "string" ? p : p?.name)), config.preset);
   if (forked && forking?.geometry) {
     const insets = forking.geometry.contentInsets ?? {};
@@ -217,12 +221,14 @@ connection.addEventListener("message", ({ detail: msg }) => {
       }
       inspector.setRev(feed.rev ?? 0);
       inspector.setShownCount(feed.list.children.length);
+      if (msg.op === "replace") suggestJump();
       if (restoring) restorePosition(false);
       break;
     }
     case "state":
       state = msg;
       feed.applyState(msg);
+      noteFeedLine(null);
       inspector.setState(msg);
       updateButtons();
       showWindow(msg);
@@ -249,14 +255,37 @@ connection.addEventListener("message", ({ detail: msg }) => {
         byId("jump-error").hidden = false;
       }
       if (typeof msg.field === "string") inspector.showFieldError(msg.field, msg.message ?? "not accepted");
-      log.note("error", { code: msg.code, message: msg.message, ...(msg.ref !== undefined ? { ref: msg.ref } : {}), ...(msg.field ? { field: msg.field } : {}) });
+      noteError(msg);
       break;
     default:
   }
 });
 
+// A refusal comes as an `error` reply and then a `protocolError` event saying the same: the event is the
+// row (in the server's time order). Only an error no event follows gets a row of its own.
+const unloggedErrors = [];
+const ERROR_EVENT_WAIT_MS = 1000;
+
+function noteError(msg) {
+  const entry = { code: msg.code, message: msg.message, ...(msg.ref !== undefined ? { ref: msg.ref } : {}), ...(msg.field ? { field: msg.field } : {}) };
+  unloggedErrors.push(entry);
+  entry.timer = setTimeout(() => {
+    unloggedErrors.splice(unloggedErrors.indexOf(entry), 1);
+    delete entry.timer;
+    log.note("error", entry);
+  }, ERROR_EVENT_WAIT_MS);
+}
+
+function matchError(record) {
+  const index = unloggedErrors.findIndex((e) => e.code === record.data?.code && e.message === record.data?.message);
+  if (index === -1) return;
+  clearTimeout(unloggedErrors[index].timer);
+  unloggedErrors.splice(index, 1);
+}
+
 function receiveEvent(msg) {
   const { type: _type, ...record } = msg;
+  if (record.name === "protocolError") matchError(record);
   events.push(record);
   if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
   log.add(record, explain(record));
@@ -278,8 +307,14 @@ function receiveEvent(msg) {
 const sentOffsets = new Map();
 const SENT_OFFSETS_KEPT = 256;
 
+// The last fork asked for: its row says where in the parent it continues, on the viewer's clock.
+let lastFork = null;
+
 /** A note for the log row when an event needs one to be read right. */
 function explain(record) {
+  if (record.name === "sessionForked" && lastFork && record.data?.at === lastFork.at) {
+    return `continues ${lastFork.name} from ${((lastFork.at - lastFork.start) / 1000).toFixed(3)} s`;
+  }
   if (record.name !== "leftBottom" || typeof record.geometrySeq !== "number") return null;
   const now = sentOffsets.get(record.geometrySeq);
   const before = sentOffsets.get(record.geometrySeq - 1);
@@ -300,10 +335,24 @@ function applyConfig(partial, replace) {
   if (partial.axis) setAxis(partial.axis);
   else if (replace) setAxis("vertical");
   if ("compare" in partial) lanes.setEnabled(Boolean(partial.compare));
+  if ("maxItems" in partial) suggestJump();
   timeline.setThresholds({
     pullThreshold: Number(config.pullThreshold),
     bottomThreshold: Number(config.bottomThreshold),
   });
+}
+
+/**
+ * The Jump box suggests an item the feed has: three quarters down a synthetic feed of `maxItems`
+ * (item-1500 in an endless one), or the last item held when the items come from a file.
+ */
+function suggestJump() {
+  const ids = feed.itemIds();
+  if (ids.length === 0) return;
+  const synthetic = /^item-\d+$/.test(ids[0]) || /^item-\d+$/.test(ids[ids.length - 1]);
+  const max = Number(config.maxItems);
+  const suggestion = !synthetic ? ids[ids.length - 1] : `item-${max > 0 ? Math.max(1, Math.round(max * 0.75)) : 1500}`;
+  byId("jump-id").placeholder = suggestion.slice(0, 100);
 }
 
 /** A bounded window's range under the feed: which of the session's items the page holds. */
@@ -354,9 +403,16 @@ connection.addEventListener("rtt", ({ detail: ms }) => {
 
 // ---------- continuing a trace live ----------
 
+// On a narrow screen the trace is on the State tab, under the HUD and the timeline: it is brought into view.
+traceView.addEventListener("open", () => {
+  if (byId("tabs").offsetParent !== null && tab !== "state") showTab("state");
+  byId("trace-panel").scrollIntoView({ block: "nearest" });
+});
+
 traceView.addEventListener("fork", ({ detail: { trace, name, at, preset } }) => {
   const sample = sampleAt(trace, at);
   forking = { geometry: sample?.geometry ?? null, seq: sample?.seq ?? 0 };
+  lastFork = { name, at, start: trace.start };
   connection.fork({ pieces: forkPieces(trace, at), fork: { parent: name, at }, config: preset ? { preset } : {} });
 });
 
@@ -387,6 +443,7 @@ function placeAtFork() {
 
 reporter.addEventListener("geometry", ({ detail }) => {
   inspector.setGeometry(detail.geometry, detail.seq);
+  noteFeedLine(detail.geometry);
   if (detail.sent) {
     timeline.addSample(detail.at, detail.geometry);
     const g = detail.geometry;
@@ -455,6 +512,32 @@ feed.addEventListener("leave", ({ detail }) => {
   if (detail === "after") focusAfterFeed();
   else byId("frame-size").focus();
 });
+
+// ---------- the line above the feed: the pull hint, then the live readout ----------
+
+let untouched = true;
+
+/** Hides the hint once the feed has moved; on a narrow screen the line then shows the state in brief. */
+function noteFeedLine(geometry) {
+  const g = geometry ?? reporter.lastGeometry;
+  if (!g) return;
+  const horizontal = axis === "horizontal";
+  const offset = horizontal ? g.contentOffset.x + g.contentInsets.leading : g.contentOffset.y + g.contentInsets.top;
+  if (untouched && (offset !== 0 || g.phase !== "idle" || state?.refreshing)) {
+    untouched = false;
+    byId("pull-hint").hidden = true;
+    byId("live-readout").hidden = false;
+  }
+  if (untouched) return;
+  const toBottom = horizontal
+    ? g.contentSize.width + g.contentInsets.trailing - (g.contentOffset.x + g.containerSize.width)
+    : g.contentSize.height + g.contentInsets.bottom - (g.contentOffset.y + g.containerSize.height);
+  const busy = state?.refreshing ? " · refreshing" : state?.loadingNextPage ? " · loading" : "";
+  const text = `${horizontal ? "x" : "y"} ${num(horizontal ? g.contentOffset.x : g.contentOffset.y)} · to bottom ${num(toBottom)}`
+    + ` · pull ${num(state?.pull?.distance ?? 0)}${busy}`;
+  const readout = byId("live-readout");
+  if (readout.textContent !== text) readout.textContent = text;
+}
 
 // ---------- the phone frame ----------
 
@@ -525,7 +608,7 @@ function saveClientSettings() {
   writeStorage(CLIENT_KEY, {
     ...saved,
     inset: reporter.insetTop,
-    frame: { w: frame.size.w, h: frame.size.h },
+    frame: frame.fitsScreen ? { screen: true } : { w: frame.size.w, h: frame.size.h },
   });
 }
 
@@ -538,7 +621,8 @@ window.addEventListener("pagehide", () => {
 function restoreClientSettings() {
   const saved = readStorage(CLIENT_KEY);
   if (!saved) return;
-  if (saved.frame && Number.isFinite(saved.frame.w) && Number.isFinite(saved.frame.h)) frame.setSize(saved.frame.w, saved.frame.h);
+  if (saved.frame?.screen === true) frame.fitScreen();
+  else if (saved.frame && Number.isFinite(saved.frame.w) && Number.isFinite(saved.frame.h)) frame.setSize(saved.frame.w, saved.frame.h);
   if (Number.isFinite(saved.inset) && saved.inset > 0) {
     byId("inset-top").value = String(saved.inset);
     setInset(saved.inset);
@@ -596,6 +680,8 @@ window.playground = Object.freeze({
   get rev() { return feed.rev; },
   get status() { return status; },
   get session() { return connection.sessionId; },
+  get presets() { return presets.slice(); },
+  get unloggedErrors() { return unloggedErrors.length; },
   get events() { return events.slice(); },
   get frameScale() { return frame.scale; },
   get restoring() { return restoring !== null; },
@@ -605,6 +691,8 @@ window.playground = Object.freeze({
   timelineY: (value) => timeline.yOf(value),
   failedSpans: () => timeline.failedSpans(),
   laneMarks: () => lanes.visibleMarks(),
+  lanePresets: () => lanes.presets.slice(),
+  timelineLabels: () => timeline.labels.slice(),
   /** Work done so far: geometry frames measured and timeline frames drawn (an idle page adds none). */
   work: () => ({ geometryFrames: reporter.frames, timelineDraws: timeline.draws }),
   /** Sends a raw message, as the page's buttons do. */

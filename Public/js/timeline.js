@@ -41,6 +41,7 @@ export class Timeline {
     this.idleTimer = null;
     this.draws = 0; // frames drawn, for the idle-cost test
     this.mapping = null; // the last drawn value → y mapping, for tests and people in the console
+    this.labels = []; // the y-axis labels last drawn: {text, y}
     window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
       this.colors = null;
       this.invalidate();
@@ -265,22 +266,24 @@ export class Timeline {
     ctx.moveTo(plot.x, Math.round(zeroY) + 0.5);
     ctx.lineTo(plot.x + plot.w, Math.round(zeroY) + 0.5);
     ctx.stroke();
-    ctx.fillText("0", plot.x - 6, zeroY);
-    ctx.fillText(`${Math.round(min)}`, plot.x - 6, plot.y + 5);
-    // Log ticks: 100, 1k, 10k… while they fit between zero and the bottom edge.
+    const maxY = plot.y + plot.h - 4;
+    const labels = [{ text: "0", y: zeroY }, { text: `${Math.round(min)}`, y: plot.y + 5 }];
+    // Log ticks: 100, 1k, 10k… while they fit between zero and the bottom edge's label (11 px type).
     let lastY = zeroY;
     for (let tick = 100; tick < max; tick *= 10) {
       const y = yOf(tick);
-      if (y - lastY < 14 || plot.y + plot.h - y < 10) continue;
+      if (y - lastY < 14 || maxY - y < 13) continue;
       ctx.strokeStyle = c.grid;
       ctx.beginPath();
       ctx.moveTo(plot.x, Math.round(y) + 0.5);
       ctx.lineTo(plot.x + plot.w, Math.round(y) + 0.5);
       ctx.stroke();
-      ctx.fillText(tick >= 1000 ? `${tick / 1000}k` : `${tick}`, plot.x - 6, y);
+      labels.push({ text: tick >= 1000 ? `${tick / 1000}k` : `${tick}`, y });
       lastY = y;
     }
-    ctx.fillText(`${Math.round(max)}`, plot.x - 6, plot.y + plot.h - 4);
+    labels.push({ text: `${Math.round(max)}`, y: maxY });
+    for (const label of labels) ctx.fillText(label.text, plot.x - 6, label.y);
+    this.labels = labels;
 
     // thresholds
     ctx.setLineDash([5, 4]);

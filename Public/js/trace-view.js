@@ -12,7 +12,8 @@ const MARKED = new Set(["reachedBottom", "loadMoreStarted", "refreshStarted", "p
 const seconds = (ms) => `${(ms / 1000).toFixed(3)} s`;
 
 /**
- * Events (EventTarget): `fork` (detail: {trace, name, at, preset}) when "Continue live from here" is pressed.
+ * Events (EventTarget): `fork` (detail: {trace, name, at, preset}) when "Continue live from here" is pressed,
+ * `open` once a trace is shown.
  */
 export class TraceView extends EventTarget {
   constructor({ panel, openButton, fileInput, name, body, canvas, scrub, readout, decisions, note, preset, forkButton, closeButton, error }) {
@@ -110,6 +111,7 @@ export class TraceView extends EventTarget {
     this.body.hidden = false;
     this.panel.classList.add("has-trace");
     this.scrubTo(trace.end);
+    this.dispatchEvent(new CustomEvent("open"));
     return true;
   }
 

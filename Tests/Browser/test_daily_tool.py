@@ -402,6 +402,12 @@ def test_axe_finds_nothing_serious_fresh_and_after_loading(start_server, open_pa
                 page.click(f".tab[data-tab={tab}]")
                 found = serious(run_axe(page))
                 assert found == [], f"{tab}: " + "\n".join(found)
+        # A trace open (issue 24): its panel, plot, scrubber and decisions.
+        page.set_input_files("#trace-file", str(REPO / "Examples" / "traces" / "pull-during-page-load.jsonl"))
+        expect(page.locator("#trace-body")).to_be_visible()
+        with_trace = run_axe(page)
+        print(f"axe {width}x{height} with a trace open: {summarize(with_trace)}")
+        assert serious(with_trace) == [], "\n".join(serious(with_trace))
 
 
 def test_the_feed_follows_the_aria_feed_pattern(start_server, open_page):
