@@ -1,6 +1,7 @@
 /// A message from the server to the page.
 public enum ServerMessage: Equatable, Sendable {
-    /// The session is open: its id, resume token, settings and the presets on offer.
+    /// The session is open: its id, resume token, settings, the presets on offer (what each has and does)
+    /// and the event catalog (every event kind with its category).
     case welcome(session: String, resume: String, config: ScrollConfig)
     /// Items changed.
     case items(ItemsMessage)
