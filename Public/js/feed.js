@@ -29,6 +29,8 @@ export class FeedRenderer extends EventTarget {
     this.retryDeadline = null; // performance.now() when the scheduled retry starts
     this.countdownTimer = null;
     this.refreshFailedTimer = null;
+    this.describe = () => ({}); // a preset's description (`welcome.presets`) by name, set by main.js
+    this.unseenMessages = 0; // messages that arrived below while the reader was scrolled up
     this.scroller.addEventListener("scroll", () => this.hideNewItemsIfSeen(), { passive: true });
     this.scroller.addEventListener("keydown", (event) => this.onKeyDown(event));
     this.newItems.addEventListener("click", () => {
@@ -36,6 +38,13 @@ export class FeedRenderer extends EventTarget {
       if (this.axis === "horizontal") this.scroller.scrollTo({ left: 0, behavior });
       else this.scroller.scrollTo({ top: 0, behavior });
       this.newItems.hidden = true;
+    });
+    // At once, not smoothly: messages keep arriving below, and a smooth scroll would end above the end it
+    // aimed at, where the view no longer follows them.
+    this.newMessages.addEventListener("click", () => {
+      if (this.axis === "horizontal") this.scroller.scrollTo({ left: this.scroller.scrollWidth });
+      else this.scroller.scrollTo({ top: this.scroller.scrollHeight });
+      this.clearUnseenMessages();
     });
   }
 
@@ -53,6 +62,11 @@ export class FeedRenderer extends EventTarget {
         break;
       case "messageArrived":
         if (data.added !== false && !data.held) this.announce("New message");
+        // Shown below a reader scrolled up (the view did not follow it): the pill counts it.
+        if (data.follow === false && data.added !== false && !data.held && data.shown !== false) this.noteUnseenMessage();
+        break;
+      case "scrollToBottom":
+        this.clearUnseenMessages();
         break;
       case "loadMoreFinished":
         this.announce(`${data.added ?? 0} items loaded${data.hasMore === false ? ", end of feed" : ""}`);
@@ -170,6 +184,20 @@ export class FeedRenderer extends EventTarget {
   resetForNewSession() {
     this.rev = null;
     this.newItems.hidden = true;
+    this.clearUnseenMessages();
+  }
+
+  /** One more message below the view: "↓ N new messages" until the reader reaches the end. */
+  noteUnseenMessage() {
+    this.unseenMessages += 1;
+    const n = this.unseenMessages;
+    this.newMessages.textContent = `↓ ${n} new message${n === 1 ? "" : "s"}`;
+    this.newMessages.hidden = false;
+  }
+
+  clearUnseenMessages() {
+    this.unseenMessages = 0;
+    this.newMessages.hidden = true;
   }
 
   /**
@@ -185,6 +213,7 @@ export class FeedRenderer extends EventTarget {
       case "replace":
         this.list.replaceChildren(...nodes);
         this.newItems.hidden = true;
+        this.clearUnseenMessages();
         break;
       case "prepend":
         this.prepend(nodes, message.older === true);
@@ -329,9 +358,12 @@ export class FeedRenderer extends EventTarget {
   }
 
   hideNewItemsIfSeen() {
-    if (this.newItems.hidden) return;
-    const position = this.axis === "horizontal" ? this.scroller.scrollLeft : this.scroller.scrollTop;
-    if (position <= 1) this.newItems.hidden = true;
+    const horizontal = this.axis === "horizontal";
+    const position = horizontal ? this.scroller.scrollLeft : this.scroller.scrollTop;
+    if (!this.newItems.hidden && position <= 1) this.newItems.hidden = true;
+    if (this.newMessages.hidden) return;
+    const end = horizontal ? this.scroller.scrollWidth - this.scroller.clientWidth : this.scroller.scrollHeight - this.scroller.clientHeight;
+    if (position >= end - 2) this.clearUnseenMessages();
   }
 
   /** aria-posinset / aria-setsize of every article: the size is unknown (−1) while the feed has more. */
@@ -414,7 +446,7 @@ export class FeedRenderer extends EventTarget {
     const topEdge = state.topEdge ?? null;
     this.previousIndicator.hidden = !topEdge?.loadingPreviousPage;
     this.showPreviousFailure(topEdge?.loadFailure ?? null);
-    this.phone.classList.toggle("is-chat", state.preset === "chat");
+    this.phone.classList.toggle("is-chat", this.describe(state.preset).opensAtBottom === true);
     if (JSON.stringify(state.loadFailure ?? null) !== JSON.stringify(this.loadFailure)) this.showLoadFailure(state.loadFailure ?? null);
     const busy = String(Boolean(state.loadingNextPage || refreshing));
     if (this.list.getAttribute("aria-busy") !== busy) this.list.setAttribute("aria-busy", busy);

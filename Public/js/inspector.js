@@ -179,7 +179,7 @@ export class Inspector extends EventTarget {
 
   // ---------- presets ----------
 
-  /** Renders the presets `welcome` describes: `{name, design, rule}` each. */
+  /** Renders the presets `welcome` describes: `name`, `design` and `rule` of each (main.js reads the rest). */
   setPresets(presets, current) {
     const list = presets ?? [];
     this.presetsEmpty.hidden = list.length > 0;

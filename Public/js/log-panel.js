@@ -1,32 +1,23 @@
 // The live event log: newest at the bottom, follows unless the user scrolls away,
 // filters by event name and by the text a row shows (`json:` searches the raw records), pauses,
 // exports the events as JSON lines. Each row opens to its full record. presetDisagreement rows stand out.
+// The event kinds, their categories and meanings are the server's (`welcome.events`): colours and the
+// name filter follow that catalog, never a list kept here.
 
 import { clockTime, el } from "./dom.js";
-
-/** The server's event names (README, "Events"), offered in the name filter before any has arrived. */
-export const EVENT_NAMES = [
-  "sessionOpened", "sessionResumed", "sessionClosed", "sessionReset", "configChanged", "reachedBottom", "leftBottom",
-  "loadMoreStarted", "loadMoreFinished", "loadMoreFailed", "loadMoreCancelled", "loadMoreSuppressed",
-  "feedExhausted", "loadMoreIgnored", "pullStarted", "refreshEligible", "refreshStarted", "refreshFinished",
-  "refreshFailed", "refreshIgnored", "scrollToTop", "offsetChanged", "presetDisagreement", "protocolError",
-];
 
 const MAX_ROWS = 1500;
 const MAX_KEPT = 20000;
 const FOLLOW_SLACK_PX = 24;
 const RAW_PREFIX = "json:";
+const CATEGORY_PREFIX = "category:";
 
-/** The colour family of an event name. */
-export function categoryOf(name) {
-  if (name === "presetDisagreement") return "disagreement";
-  if (/Failed$/.test(name) || name === "protocolError" || name === "error") return "fail";
-  if (/Ignored$/.test(name)) return "session";
-  if (name === "reachedBottom" || name === "leftBottom") return "bottom";
-  if (name.startsWith("loadMore") || name === "feedExhausted") return "load";
-  if (name.startsWith("pull") || name.startsWith("refresh") || name === "scrollToTop") return "refresh";
-  return "session";
-}
+// How the name filter titles each category of the server's catalog (`welcome.events`); a category the
+// page does not know yet shows under its own name.
+const CATEGORY_LABELS = {
+  load: "Load", refresh: "Refresh", topEdge: "Top edge", window: "Window/jump", chat: "Chat", anchor: "Anchor",
+  session: "Session", protocol: "Protocol",
+};
 
 export class LogPanel {
   constructor({ scroll, list, empty, noMatch, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow, confirm, confirmText, confirmClear, confirmCancel }) {
@@ -40,7 +31,9 @@ export class LogPanel {
     this.unseen = 0;
     this.sessionId = "";
     this.knownNames = new Set();
-    for (const name of EVENT_NAMES) this.addNameOption(name);
+    // The server's event catalog by name: {category, meaning, failure} (welcome.events).
+    this.catalog = new Map();
+    this.groups = new Map(); // category → its <optgroup> in the name filter
 
     this.nameFilter.addEventListener("change", () => this.applyFilters());
     this.textFilter.addEventListener("input", () => this.applyFilters());
@@ -72,6 +65,34 @@ export class LogPanel {
 
   setSession(id) {
     this.sessionId = id;
+  }
+
+  /**
+   * The server's event catalog (`welcome.events`): every kind it logs with its category and meaning. The
+   * name filter offers every kind, grouped by category, each category also as a whole.
+   */
+  setCatalog(events) {
+    const list = Array.isArray(events) ? events.filter((e) => e && typeof e.name === "string") : [];
+    if (list.length === 0) return;
+    this.catalog = new Map(list.map((e) => [e.name, {
+      category: typeof e.category === "string" ? e.category : "session",
+      meaning: typeof e.meaning === "string" ? e.meaning : "",
+      failure: e.failure === true,
+    }]));
+    const chosen = this.nameFilter.value;
+    for (const group of this.groups.values()) group.remove();
+    this.groups.clear();
+    this.knownNames.clear();
+    for (const name of this.catalog.keys()) this.addNameOption(name);
+    // Names received that the catalog does not list (an older server's history) keep their option.
+    for (const record of this.events) this.addNameOption(String(record.name ?? ""));
+    this.nameFilter.value = chosen;
+    if (this.nameFilter.value !== chosen) this.nameFilter.value = "";
+  }
+
+  /** The category of an event name, from the catalog; `other` for a name it does not list. */
+  categoryOf(name) {
+    return this.catalog.get(name)?.category ?? "other";
   }
 
   /** A server event record, with an optional note the page adds to its row (never to the export). */
@@ -119,9 +140,12 @@ export class LogPanel {
     this.updateCount();
   }
 
-  /** Something the page itself noticed (an `error` message, a connection change): shown, not exported. */
-  note(name, data) {
-    const record = { seq: null, time: new Date().toISOString(), name, data, client: true };
+  /**
+   * Something the page itself noticed (an `error` message, a connection change): shown, not exported.
+   * `category` `note` is for what the page did on purpose rather than a problem.
+   */
+  note(name, data, category = "client") {
+    const record = { seq: null, time: new Date().toISOString(), name, data, client: true, category };
     if (this.paused) {
       this.pending.push(record);
       return;
@@ -150,10 +174,13 @@ export class LogPanel {
   /** A row: a summary that opens (click, Enter or Space) to the full record, pretty-printed. */
   renderRow(record) {
     const name = String(record.name ?? "?");
-    const category = record.client ? "client" : categoryOf(name);
+    const entry = record.client ? null : this.catalog.get(name);
+    const category = record.client ? (record.category ?? "client") : this.categoryOf(name);
     const row = el("li", `log-row cat-${category}`);
+    if (entry?.failure) row.classList.add("is-failure");
     if (name === "presetDisagreement") row.classList.add("is-disagreement");
     row.dataset.name = name;
+    row.dataset.category = category;
     const time = record.time ? new Date(record.time) : new Date();
     const details = el("details");
     const summary = el("summary", "log-summary");
@@ -162,6 +189,7 @@ export class LogPanel {
       el("span", "log-name", name),
       el("span", "log-data", summarize(record)),
     );
+    if (entry?.meaning) summary.children[1].title = entry.meaning;
     const note = this.notes.get(record);
     if (note) summary.lastElementChild.append(el("span", "log-note", ` · ${note}`));
     details.append(summary);
@@ -181,17 +209,36 @@ export class LogPanel {
   }
 
   addNameOption(name) {
-    if (this.knownNames.has(name)) return;
+    if (!name || this.knownNames.has(name)) return;
     this.knownNames.add(name);
     const option = el("option", "", name);
     option.value = name;
-    this.nameFilter.append(option);
+    const entry = this.catalog.get(name);
+    if (entry?.meaning) option.title = entry.meaning;
+    this.groupFor(entry?.category ?? "other").append(option);
+  }
+
+  /** The filter's group of a category, made on first use with an option for the whole category. */
+  groupFor(category) {
+    let group = this.groups.get(category);
+    if (group) return group;
+    group = el("optgroup");
+    group.label = CATEGORY_LABELS[category] ?? category;
+    group.dataset.category = category;
+    const all = el("option", "", `All ${group.label.toLowerCase()}`);
+    all.value = `${CATEGORY_PREFIX}${category}`;
+    group.append(all);
+    this.groups.set(category, group);
+    this.nameFilter.append(group);
+    return group;
   }
 
   matches(row) {
     const name = this.nameFilter.value;
     const text = this.textFilter.value.trim().toLowerCase();
-    if (name && row.dataset.name !== name) return false;
+    if (name.startsWith(CATEGORY_PREFIX)) {
+      if (row.dataset.category !== name.slice(CATEGORY_PREFIX.length)) return false;
+    } else if (name && row.dataset.name !== name) return false;
     if (!text) return true;
     if (text.startsWith(RAW_PREFIX)) return row.dataset.raw.includes(text.slice(RAW_PREFIX.length).trim());
     return row.dataset.text.includes(text);

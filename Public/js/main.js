@@ -18,7 +18,13 @@ const HISTORY_LIMIT = 10000;
 
 let config = {};
 let state = null;
-let presets = []; // welcome.presets: what the server says of each
+// What each preset has and does, by name (`welcome.presets`): the page decides from these, never from a
+// preset's name.
+let presets = new Map();
+/** The description of a preset (the session's by default); `{}` before the welcome. */
+function described(name = config.preset) {
+  return presets.get(name) ?? {};
+}
 const events = []; // server event records this page received, newest last (for people and tests)
 const MAX_EVENTS = 20000;
 let status = "connecting";
@@ -53,6 +59,7 @@ const feed = new FeedRenderer({
   endOfFeed: byId("end-of-feed"),
   endText: byId("end-of-feed-text"),
   newItems: byId("new-items"),
+  newMessages: byId("new-messages"),
   loadFailed: byId("load-failed"),
   loadFailedText: byId("load-failed-text"),
   retryButton: byId("load-retry"),
@@ -134,6 +141,7 @@ const frame = new PhoneFrame({
 });
 
 feed.scale = () => frame.scale;
+feed.describe = (name) => described(name);
 
 const params = new URLSearchParams(location.search);
 const connection = new Connection({
@@ -152,7 +160,7 @@ const reporter = new GeometryReporter({
   // `welcome` carries every setting, the preset's effective pull threshold among them, before any geometry.
   pullThreshold: () => Number(config.pullThreshold),
   scale: () => frame.scale,
-  anchoredAtBottom: () => config.preset === "chat",
+  anchoredAtBottom: () => described().opensAtBottom === true,
   // What the user sees and which items they see it among: the server checks prepends against it.
   extras: () => {
     const anchor = visibleAnchor();
@@ -171,11 +179,13 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, fork
     timeline.closeOpenSpans(performance.now());
   }
   log.setSession(msg.session);
+  log.setCatalog(msg.events);
   inspector.setSession(msg.session);
+  presets = new Map((Array.isArray(msg.presets) ? msg.presets : [])
+    .filter((p) => p && typeof p === "object" && typeof p.name === "string").map((p) => [p.name, p]));
   applyConfig(msg.config ?? {}, true);
   inspector.setPresets(msg.presets, config.preset);
-  presets = Array.isArray(msg.presets) ? msg.presets : [];
-  lanes.setPresets(presets);
+  lanes.setPresets([...presets.values()]);
   traceView.setPresets((msg.presets ?? []).map((p) => (typeof p === "string" ? p : p?.name)), config.preset);
   if (forked && forking?.geometry) {
     const insets = forking.geometry.contentInsets ?? {};
@@ -213,8 +223,8 @@ connection.addEventListener("message", ({ detail: msg }) => {
       if (msg.op === "replace" && forking) {
         placeAtFork();
       } else if (msg.op === "replace" && !resuming) {
-        // `chat` opens at the bottom (its `scrollToBottom` command follows): no frame may measure the top.
-        if (config.preset === "chat") reporter.scrollToBottom();
+        // A feed that opens at the bottom (its `scrollToBottom` command follows): no frame may measure the top.
+        if (described().opensAtBottom) reporter.scrollToBottom();
         else reporter.jumpToTop();
         awaitingReset = false;
         clearTimeout(resetTimer);
@@ -330,7 +340,7 @@ function configFromEvent(data) {
 function applyConfig(partial, replace) {
   config = replace ? { ...partial } : { ...config, ...partial };
   // Before any item lands, so the chat's layout does not change under its first scroll to the bottom.
-  byId("phone").classList.toggle("is-chat", config.preset === "chat");
+  byId("phone").classList.toggle("is-chat", described().opensAtBottom === true);
   inspector.setConfig(config);
   if (partial.axis) setAxis(partial.axis);
   else if (replace) setAxis("vertical");
@@ -340,6 +350,7 @@ function applyConfig(partial, replace) {
     pullThreshold: Number(config.pullThreshold),
     bottomThreshold: Number(config.bottomThreshold),
   });
+  if ("preset" in partial) updateButtons();
 }
 
 /**
@@ -376,7 +387,11 @@ function showWindow(msg) {
 function updateButtons() {
   if (!state) return;
   byId("btn-load-more").disabled = state.hasMore === false || Boolean(state.loadingNextPage);
-  byId("btn-refresh").disabled = Boolean(state.refreshing);
+  // A preset without a pull rule has no refresh to offer (the server would run one the design never could).
+  const pulls = described().rules?.includes("pull") !== false;
+  const refresh = byId("btn-refresh");
+  refresh.disabled = Boolean(state.refreshing) || !pulls;
+  refresh.title = pulls ? "" : `${config.preset} has no pull-to-refresh`;
   const topEdge = state.topEdge ?? null;
   byId("btn-load-previous").hidden = topEdge === null;
   byId("btn-load-previous").disabled = !topEdge?.hasPrevious || Boolean(topEdge?.loadingPreviousPage);
@@ -463,6 +478,12 @@ inspector.addEventListener("config", ({ detail }) => {
   }
   // The layout follows the axis at once; configChanged confirms it.
   if (detail.axis) setAxis(detail.axis);
+  // A preset that opens at the bottom looks and behaves like itself only from its opening: switching to it
+  // resets the feed, as Reset would, and the log says why.
+  if (detail.preset && detail.preset !== config.preset && described(detail.preset).opensAtBottom && !described().opensAtBottom) {
+    log.note("presetReset", { preset: detail.preset, reason: "opens at the bottom: the feed was reset to its newest items" }, "note");
+    resetFeed();
+  }
 });
 
 inspector.addEventListener("inset", ({ detail: px }) => {
@@ -478,14 +499,16 @@ function setInset(px) {
 
 byId("btn-refresh").addEventListener("click", () => connection.send({ type: "refresh" }));
 byId("btn-load-more").addEventListener("click", () => connection.send({ type: "loadMore" }));
-byId("btn-reset").addEventListener("click", () => {
+byId("btn-reset").addEventListener("click", () => resetFeed());
+
+function resetFeed() {
   // Until the new list lands, a geometry would describe the list being replaced: the server, its rules
   // already reset, would judge the old bottom as a fresh reachedBottom. None is sent meanwhile.
   if (!connection.send({ type: "reset" })) return;
   clearTimeout(resetTimer);
   awaitingReset = true;
   resetTimer = setTimeout(() => { awaitingReset = false; reporter.wake(); }, 3000);
-});
+}
 byId("load-retry").addEventListener("click", () => connection.send({ type: "loadMore" }));
 byId("btn-load-previous").addEventListener("click", () => connection.send({ type: "loadPrevious" }));
 byId("previous-retry").addEventListener("click", () => connection.send({ type: "loadPrevious" }));
@@ -675,12 +698,16 @@ function nextFrame() {
 
 window.playground = Object.freeze({
   get config() { return { ...config }; },
+  /** The session's preset as `welcome.presets` describes it. */
+  get preset() { return { ...described() }; },
+  /** The log's category of an event name (the server's catalog). */
+  eventCategory: (name) => log.categoryOf(name),
   get state() { return state; },
   get geometry() { return reporter.lastGeometry; },
   get rev() { return feed.rev; },
   get status() { return status; },
   get session() { return connection.sessionId; },
-  get presets() { return presets.slice(); },
+  get presets() { return [...presets.values()]; },
   get unloggedErrors() { return unloggedErrors.length; },
   get events() { return events.slice(); },
   get frameScale() { return frame.scale; },

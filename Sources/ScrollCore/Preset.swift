@@ -49,27 +49,15 @@ public enum Preset: String, Equatable, Hashable, Sendable, Codable, CaseIterable
         }
     }
 
-    /// Whether the preset detects reaching the bottom.
-    public var detectsBottom: Bool {
-        switch self {
-        case .customScrollView, .refreshableLegacy, .refreshable, .playground, .chat: true
-        case .offsetObserving, .refreshOffsetObservable: false
-        }
-    }
+    /// Whether the preset detects reaching the bottom (``PresetBehavior/detectsBottom``).
+    public var detectsBottom: Bool { behavior.detectsBottom }
 
-    /// Whether the preset has pull-to-refresh.
-    public var detectsPull: Bool {
-        switch self {
-        case .refreshableLegacy, .refreshable, .refreshOffsetObservable, .playground: true
-        case .customScrollView, .offsetObserving, .chat: false
-        }
-    }
+    /// Whether the preset has pull-to-refresh (``PresetBehavior/refresh``).
+    public var detectsPull: Bool { behavior.refresh != .none }
 
-    /// Whether compare mode runs its rules: `chat`'s bottom rule is `playground`'s, so it would only repeat it.
-    public var isCompared: Bool { self != .chat }
+    /// Whether compare mode runs its rules (``PresetBehavior/compared``).
+    public var isCompared: Bool { behavior.compared }
 
-    /// The pull threshold when the session has not set one.
-    public var defaultPullThreshold: Double {
-        self == .refreshOffsetObservable ? 100 : 68
-    }
+    /// The pull threshold when the session has not set one (``PresetBehavior/defaultPullThreshold``).
+    public var defaultPullThreshold: Double { behavior.defaultPullThreshold }
 }

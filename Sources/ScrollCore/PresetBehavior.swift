@@ -1,6 +1,13 @@
-/// What a preset does beyond its detection rules: the differences the session's shared logic asks about,
-/// described once per preset next to its rules.
+/// What a preset has and does beyond its detection formulas: every difference between presets that the
+/// session's shared logic, the page (`welcome.presets`) and the lab ask about, described once per preset
+/// next to its rules.
 public struct PresetBehavior: Equatable, Sendable {
+    /// The preset has a bottom rule that loads the next page.
+    public var detectsBottom = true
+    /// How a pull starts a refresh; `none`: the preset has no pull rule and the page offers no Refresh.
+    public var refresh = RefreshStart.none
+    /// The refresh indicator the preset draws.
+    public var indicator = RefreshIndicator.none
     /// Starting a refresh cancels the page load in flight (`loadMoreCancelled`, reason `refreshStarted`).
     public var cancelsLoadOnRefresh = false
     /// No page load starts while the refresh indicator shows (`loadMoreSuppressed`, reason `refreshing`).
@@ -13,8 +20,6 @@ public struct PresetBehavior: Equatable, Sendable {
     public var rearmsBottomWhenItemsLand = false
     /// The content origin is published (`state.origin`) and logged (`offsetChanged`, throttled).
     public var observesOrigin = false
-    /// Pixels of tolerance in the bottom and pull comparisons, against fractional pixels from zoom.
-    public var slack = 0.0
     /// What happens after a page load fails, unless the session sets `retryPolicy`. The published designs
     /// have no policy of their own: the page's Retry row is all they get (`manual`).
     public var defaultRetryPolicy = RetryPolicy.manual
@@ -28,27 +33,76 @@ public struct PresetBehavior: Equatable, Sendable {
     public var refreshYieldsToPrevious = false
     /// How often a new message arrives at the bottom (ms, 0 = none), unless the session sets `newMessageEveryMs`.
     public var defaultNewMessageEveryMs = 0
+    /// The pull threshold when the session has not set one.
+    public var defaultPullThreshold = 68.0
+    /// Compare mode runs this preset's detection on every geometry.
+    public var compared = true
+
+    /// The edge rules the preset has, in the order `bottom`, `top`, `pull`.
+    public var rules: [EdgeRule] {
+        (detectsBottom ? [.bottom] : []) + (loadsPrevious ? [.top] : []) + (refresh == .none ? [] : [.pull])
+    }
+
+    /// New messages arrive at the bottom and the view follows them when the reader is at the end.
+    public var followsArrivals: Bool { defaultNewMessageEveryMs > 0 }
+}
+
+/// One of a preset's edge rules, as `welcome.presets[].rules` names it.
+public enum EdgeRule: String, Equatable, Sendable, CaseIterable {
+    /// Reaching the bottom loads the next page.
+    case bottom
+    /// Reaching the top loads the previous page (a two-way feed).
+    case top
+    /// Pulling past the top refreshes.
+    case pull
+}
+
+/// When a pull starts a refresh.
+public enum RefreshStart: String, Equatable, Sendable, CaseIterable {
+    /// On the release of a pull past the threshold.
+    case onRelease
+    /// As soon as the pull crosses the threshold, without waiting for the release.
+    case immediate
+    /// Never: the preset has no pull rule.
+    case none
+}
+
+/// The refresh indicator a preset draws at the top.
+public enum RefreshIndicator: String, Equatable, Sendable, CaseIterable {
+    /// A spinner that grows with the pull and spins while refreshing.
+    case spinner
+    /// A readout of the pull distance: the indicator's size is the offset past the top.
+    case offset
+    /// No indicator.
+    case none
 }
 
 extension Preset {
     /// How this preset behaves beyond its rules.
     public var behavior: PresetBehavior {
         switch self {
-        case .customScrollView, .refreshableLegacy, .refreshable:
+        case .customScrollView:
             PresetBehavior()
         case .offsetObserving:
-            PresetBehavior(observesOrigin: true)
+            PresetBehavior(detectsBottom: false, observesOrigin: true)
+        case .refreshableLegacy, .refreshable:
+            PresetBehavior(refresh: .onRelease, indicator: .spinner)
         case .refreshOffsetObservable:
-            PresetBehavior(holdsRefreshIndicatorForFixedTime: true)
+            PresetBehavior(
+                detectsBottom: false, refresh: .immediate, indicator: .offset, holdsRefreshIndicatorForFixedTime: true,
+                defaultPullThreshold: 100)
         case .playground:
             PresetBehavior(
-                cancelsLoadOnRefresh: true, suppressesLoadWhileRefreshing: true, rearmsBottomWhenItemsLand: true,
-                slack: AxisGeometry.slack, defaultRetryPolicy: .backoff, loadsPrevious: true,
-                refreshYieldsToPrevious: true)
+                refresh: .onRelease, indicator: .spinner, cancelsLoadOnRefresh: true,
+                suppressesLoadWhileRefreshing: true, rearmsBottomWhenItemsLand: true, defaultRetryPolicy: .backoff,
+                loadsPrevious: true, refreshYieldsToPrevious: true)
         case .chat:
+            // `chat`'s bottom rule is `playground`'s: compare mode would only repeat it. A manual refresh
+            // (not offered by the page) still draws the spinner the session's state describes.
             PresetBehavior(
-                suppressesLoadWhileRefreshing: true, rearmsBottomWhenItemsLand: true, slack: AxisGeometry.slack,
-                defaultRetryPolicy: .backoff, loadsPrevious: true, opensAtBottom: true, defaultNewMessageEveryMs: 5000)
+                indicator: .spinner, suppressesLoadWhileRefreshing: true, rearmsBottomWhenItemsLand: true,
+                defaultRetryPolicy: .backoff, loadsPrevious: true, opensAtBottom: true,
+                defaultNewMessageEveryMs: 5000, compared: false)
         }
     }
 }

@@ -20,19 +20,8 @@ extension ServerMessage {
             writer.string(resume)
             writer.key("config")
             writer.value(config.json)
-            writer.key("presets")
-            writer.beginArray()
-            for preset in Preset.allCases {
-                writer.beginObject()
-                writer.key("name")
-                writer.string(preset.rawValue)
-                writer.key("design")
-                writer.string(preset.design)
-                writer.key("rule")
-                writer.string(preset.rule)
-                writer.endObject()
-            }
-            writer.endArray()
+            // The comma `raw` writes first separates these members from `config`.
+            writer.raw(Self.welcomeCatalog)
         case .items(let message):
             message.writeFields(to: &writer)
         case .state(let message):
@@ -66,6 +55,72 @@ extension ServerMessage {
             writer.key("id")
             writer.value(id)
         }
+        writer.endObject()
+    }
+}
+
+extension ServerMessage {
+    /// `welcome`'s `presets` and `events` members: the same for every session, encoded once.
+    static let welcomeCatalog: [UInt8] = {
+        var writer = JSONWriter(capacity: 16 * 1024)
+        writer.beginObject()
+        writer.key("presets")
+        writer.beginArray()
+        for preset in Preset.allCases { preset.writeDescription(to: &writer) }
+        writer.endArray()
+        writer.key("events")
+        writer.beginArray()
+        for name in EventName.allCases {
+            let entry = name.catalogEntry
+            writer.beginObject()
+            writer.key("name")
+            writer.string(name.rawValue)
+            writer.key("category")
+            writer.string(entry.category.rawValue)
+            writer.key("meaning")
+            writer.string(entry.meaning)
+            writer.key("failure")
+            writer.bool(entry.failure)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        // The members without the object's braces, for `raw` inside the welcome object.
+        return Array(writer.bytes.dropFirst().dropLast())
+    }()
+}
+
+extension Preset {
+    /// The preset as `welcome.presets` describes it: its texts and its behaviour (docs/protocol.md).
+    fileprivate func writeDescription(to writer: inout JSONWriter) {
+        let behavior = behavior
+        writer.beginObject()
+        writer.key("name")
+        writer.string(rawValue)
+        writer.key("design")
+        writer.string(design)
+        writer.key("rule")
+        writer.string(rule)
+        writer.key("rules")
+        writer.beginArray()
+        for rule in behavior.rules { writer.string(rule.rawValue) }
+        writer.endArray()
+        writer.key("refresh")
+        writer.string(behavior.refresh.rawValue)
+        writer.key("indicator")
+        writer.string(behavior.indicator.rawValue)
+        writer.key("opensAtBottom")
+        writer.bool(behavior.opensAtBottom)
+        writer.key("followsArrivals")
+        writer.bool(behavior.followsArrivals)
+        writer.key("defaultRetryPolicy")
+        writer.string(behavior.defaultRetryPolicy.rawValue)
+        writer.key("compared")
+        writer.bool(behavior.compared)
+        writer.key("properties")
+        writer.beginArray()
+        for property in behavior.properties { writer.string(property.rawValue) }
+        writer.endArray()
         writer.endObject()
     }
 }

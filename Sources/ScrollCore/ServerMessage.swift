@@ -1,6 +1,7 @@
 /// A message from the server to the page.
 public enum ServerMessage: Equatable, Sendable {
-    /// The session is open: its id, resume token, settings and the presets on offer.
+    /// The session is open: its id, resume token, settings, the presets on offer (what each has and does)
+    /// and the event catalog (every event kind with its category).
     case welcome(session: String, resume: String, config: ScrollConfig)
     /// Items changed.
     case items(ItemsMessage)
@@ -220,7 +221,8 @@ public struct EventRecord: Equatable, Sendable {
     }
 }
 
-/// The names of the server's events (README, "Events").
+/// The names of the server's events; each one's category and one-line meaning are in ``catalogEntry``
+/// (EventName+Catalog.swift), the one list README, docs/protocol.md and the page follow.
 public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     /// A session started with `hello`.
     case sessionOpened

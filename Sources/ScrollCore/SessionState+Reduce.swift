@@ -547,14 +547,14 @@ extension SessionState {
 
     private func indicator(pull: PullState) -> IndicatorState {
         let bottomVisible = loadingNextPage
-        switch config.preset {
-        case .refreshOffsetObservable:
+        switch config.preset.behavior.indicator {
+        case .offset:
             let offset = lastGeometry?.geometry.along(config.axis).offset ?? 0
             let visible = offset < 0
             return IndicatorState(
                 topVisible: visible, topHeight: visible ? -offset : 0, topScale: min(abs(offset) / 50, 1),
                 topOpacity: visible ? 1 : 0, bottomVisible: bottomVisible)
-        case .refreshable, .refreshableLegacy, .playground, .chat:
+        case .spinner:
             if refreshing {
                 return IndicatorState(
                     topVisible: true, topHeight: config.pullThreshold, topScale: 1, topOpacity: 1,
@@ -564,7 +564,7 @@ extension SessionState {
             return IndicatorState(
                 topVisible: progress > 0, topHeight: config.pullThreshold * progress, topScale: 0.6 + 0.4 * progress,
                 topOpacity: progress, bottomVisible: bottomVisible)
-        case .customScrollView, .offsetObserving:
+        case .none:
             return IndicatorState(
                 topVisible: false, topHeight: 0, topScale: 0.6, topOpacity: 0, bottomVisible: bottomVisible)
         }

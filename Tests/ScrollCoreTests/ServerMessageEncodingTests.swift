@@ -11,11 +11,26 @@ struct ServerMessageEncodingTests {
         switch message {
         case .welcome(let session, let resume, let config):
             let presets: [JSONValue] = Preset.allCases.map {
-                ["name": .string($0.rawValue), "design": .string($0.design), "rule": .string($0.rule)]
+                let behavior = $0.behavior
+                return [
+                    "name": .string($0.rawValue), "design": .string($0.design), "rule": .string($0.rule),
+                    "rules": .array(behavior.rules.map { .string($0.rawValue) }),
+                    "refresh": .string(behavior.refresh.rawValue), "indicator": .string(behavior.indicator.rawValue),
+                    "opensAtBottom": .bool(behavior.opensAtBottom), "followsArrivals": .bool(behavior.followsArrivals),
+                    "defaultRetryPolicy": .string(behavior.defaultRetryPolicy.rawValue),
+                    "compared": .bool(behavior.compared),
+                    "properties": .array(behavior.properties.map { .string($0.rawValue) }),
+                ]
+            }
+            let events: [JSONValue] = EventName.allCases.map {
+                [
+                    "name": .string($0.rawValue), "category": .string($0.category.rawValue),
+                    "meaning": .string($0.meaning), "failure": .bool($0.catalogEntry.failure),
+                ]
             }
             return [
                 "type": "welcome", "session": .string(session), "resume": .string(resume), "config": config.json,
-                "presets": .array(presets),
+                "presets": .array(presets), "events": .array(events),
             ]
         case .items(let items):
             var fields: [String: JSONValue] = [
