@@ -52,7 +52,9 @@ enum CompareBench {
 
     /// `"20,100,300"` → `[20, 100, 300]`.
     static func sessionCounts(_ text: String) throws(UsageError) -> [Int] {
-        let counts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: " ")) }
+        let counts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            Int($0.trimmingCharacters(in: " "))
+        }
         guard !counts.isEmpty, counts.allSatisfy({ $0.map { (1...60_000).contains($0) } ?? false }) else {
             throw UsageError("compare: --sessions expects counts in 1…60000 separated by commas, got '\(text)'")
         }

@@ -15,6 +15,7 @@ enum FloorServer {
 
     /// Listens on a free loopback port, prints the start line and serves until it is killed.
     static func run() -> Never {
+        Syscall.takeDefaultTermination()
         do {
             try serve()
         } catch {

@@ -178,6 +178,17 @@ enum Syscall {
         _ = Glibc.close(fd)
     }
 
+    /// Lets SIGTERM end this process, whatever it inherited: a parent that spawned it from a thread blocking
+    /// signals (a test runner's) passes that mask on through exec. The corresponding C functions are
+    /// sigprocmask(2) and signal(2).
+    static func takeDefaultTermination() {
+        var all = sigset_t()
+        sigfillset(&all)
+        sigprocmask(SIG_UNBLOCK, &all, nil)
+        signal(SIGTERM, SIG_DFL)
+        signal(SIGINT, SIG_DFL)
+    }
+
     /// Writes `text` to standard output at once (the start line a parent reads from a pipe, which stdio
     /// would buffer). The corresponding C function is write(2).
     static func writeStandardOutput(_ text: String) {
