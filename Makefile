@@ -73,7 +73,7 @@ soak: deps
 # A short benchmark (about 2.5 min once built; BENCHMARKS.md has the full runs): start to first page,
 # 100 sessions × 60 Hz for 10 s, 1,000 idle sessions, the in-process codec, then last a short comparison
 # (one round of 5 s) with the floor and the reference peers: the ratio table. Prints the tables.
-# `make bench-compare` is the full comparison behind BENCHMARKS.md's summary (3 rounds of 10 s, ≈ 8 min);
+# `make bench-compare` is the full comparison behind BENCHMARKS.md's summary (3 rounds of 8 s, ≈ 8 min);
 # COMPARE_ARGS adds to either (e.g. COMPARE_ARGS="--duration 5").
 .PHONY: bench bench-compare bench-deps
 bench: bench-deps

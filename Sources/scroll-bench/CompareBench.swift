@@ -12,8 +12,8 @@ enum CompareBench {
     struct Settings: BenchSettings {
         var sessions = "20,100,300"
         var rate = 60.0
-        var duration = 10.0
-        var warmup = 3.0
+        var duration = 8.0
+        var warmup = 2.0
         var runs = 3
         var goref: String?
         var pyref: String?
