@@ -1,4 +1,5 @@
 import CommandLineOptions
+import ScrollCore
 
 #if canImport(Glibc)
     import Glibc
@@ -205,6 +206,15 @@ enum CompareBench {
         cell.unanswered = median("unanswered")
         cell.stealPercent = median("stealPercent")
         cell.othersPercent = median("othersCPUPercent")
+        for run in runs {
+            for detail in ["errorCodes", "connectFailureReasons", "unexpectedCloseCodes"] {
+                guard case .object(let codes)? = run.details[detail] else { continue }
+                for (code, count) in codes {
+                    guard case .number(let count) = count, let whole = Int(exactly: count), whole > 0 else { continue }
+                    cell.errorCodes[detail == "unexpectedCloseCodes" ? "closed \(code)" : code, default: 0] += whole
+                }
+            }
+        }
         return cell
     }
 }

@@ -19,6 +19,8 @@ struct ComparisonTable {
         var unanswered: Double?
         var stealPercent: Double?
         var othersPercent: Double?
+        /// Error messages and early closes by code, summed over the runs (what "errors" counts).
+        var errorCodes: [String: Int] = [:]
         /// Why it has no figures (the server did not start, …).
         var failure: String?
     }
@@ -109,6 +111,13 @@ struct ComparisonTable {
                 Self.percent(cell.stealPercent), Self.percent(cell.othersPercent),
             ]
             lines.append("| " + columns.joined(separator: " | ") + " |")
+        }
+        let explained = cells.filter { !$0.errorCodes.isEmpty }.map { cell in
+            let codes = cell.errorCodes.sorted { $0.key < $1.key }.map { "\($0.key) × \(grouped($0.value))" }
+            return "\(cell.server) at \(grouped(cell.sessions)): " + codes.joined(separator: ", ")
+        }
+        if !explained.isEmpty {
+            lines += ["", "Errors (all rounds): " + explained.joined(separator: "; ") + "."]
         }
         lines += ["", "| target | measured | |", "|---|---|---|"]
         for target in targets {

@@ -58,7 +58,7 @@ enum FloorBench {
 
     /// One run against a fresh floor server.
     static func once(sessions: Int, rate: Double, duration: Double, warmup: Double) throws -> RunReport {
-        try ensureFileLimit(for: 2 * sessions)
+        try ensureFileLimit(for: sessions)
         let machineLoad = loadAverage()
         let server = try startServer()
         defer { server.terminate() }

@@ -55,7 +55,7 @@ struct BenchComparisonTests {
     @Test func theTableGivesEachServerItsRatioToTheFloorAndJudgesTheTargets() {
         var pingPong = Self.cell("floor", 1, cpu: 10)
         pingPong.pingPong = true
-        let table = ComparisonTable(
+        var table = ComparisonTable(
             rate: 60,
             cells: [
                 pingPong,
@@ -67,6 +67,7 @@ struct BenchComparisonTests {
                 Self.cell("goref", 300, cpu: 20, states: 18000),
                 ComparisonTable.Cell(server: "pyref", sessions: 300, failure: "did not start"),
             ])
+        table.cells[5].errorCodes = ["rate_limited": 3, "closed 1008": 1]
         #expect(table.floorMessagesPerCoreSecond == 100_000)
         #expect(table.ratio("scroll-playground", to: "floor", sessions: 100) == 1.1)
         #expect(
@@ -85,6 +86,7 @@ struct BenchComparisonTests {
         #expect(lines.contains("| scroll-playground CPU/message ≤ 1.2 × the floor's at 100 × 60 Hz | 1.10× | met |"))
         #expect(lines.contains("| scroll-playground CPU/message ≤ 0.7 × goref's at 100 × 60 Hz | 0.550× | met |"))
         #expect(lines.contains("| scroll-playground CPU/message ≤ 0.7 × goref's at 300 × 60 Hz | 0.800× | missed |"))
+        #expect(lines.contains("Errors (all rounds): scroll-playground at 300: closed 1008 × 1, rate_limited × 3."))
         #expect(lines.last == "The floor's ping-pong pair: 100,000 messages per core-second of its server.")
     }
 
