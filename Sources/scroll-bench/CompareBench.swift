@@ -206,6 +206,7 @@ enum CompareBench {
         cell.unanswered = median("unanswered")
         cell.stealPercent = median("stealPercent")
         cell.othersPercent = median("othersCPUPercent")
+        cell.notSent = median("skippedLate", "skippedBacklog")
         for run in runs {
             for detail in ["errorCodes", "connectFailureReasons", "unexpectedCloseCodes"] {
                 guard case .object(let codes)? = run.details[detail] else { continue }

@@ -19,6 +19,9 @@ struct ComparisonTable {
         var unanswered: Double?
         var stealPercent: Double?
         var othersPercent: Double?
+        /// Frames the bench did not send (driver over a frame late, or 120 unanswered): the load it offered
+        /// fell short of sessions × rate.
+        var notSent: Double?
         /// Error messages and early closes by code, summed over the runs (what "errors" counts).
         var errorCodes: [String: Int] = [:]
         /// Why it has no figures (the server did not start, …).
@@ -118,6 +121,16 @@ struct ComparisonTable {
         }
         if !explained.isEmpty {
             lines += ["", "Errors (all rounds): " + explained.joined(separator: "; ") + "."]
+        }
+        let short = cells.filter { ($0.notSent ?? 0) >= 0.5 }.map { cell in
+            "\(cell.server) at \(grouped(cell.sessions)): \(Self.count(cell.notSent))"
+        }
+        if !short.isEmpty {
+            lines += [
+                "",
+                "Frames not sent (the bench's driver over a frame late, or 120 unanswered; median of the rounds): "
+                    + short.joined(separator: "; ") + ".",
+            ]
         }
         lines += ["", "| target | measured | |", "|---|---|---|"]
         for target in targets {

@@ -167,7 +167,9 @@ final class FloorClient: @unchecked Sendable {
             while true {
                 var now = Monotonic.now()
                 if now >= end { break }
-                while due(frame) <= now {
+                // Bounded by `end` too: a send can take longer than the gap between two frames (120,000 a
+                // second at 2,000 × 60 Hz), and then the driver would never catch up to leave this loop.
+                while due(frame) <= now, now < end {
                     tick(frame % count, lag: now - due(frame), period: period, window: window)
                     frame += 1
                     if frame % 64 == 0 { now = Monotonic.now() }

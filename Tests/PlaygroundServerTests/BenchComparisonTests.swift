@@ -68,6 +68,7 @@ struct BenchComparisonTests {
                 ComparisonTable.Cell(server: "pyref", sessions: 300, failure: "did not start"),
             ])
         table.cells[5].errorCodes = ["rate_limited": 3, "closed 1008": 1]
+        table.cells[6].notSent = 1200
         #expect(table.floorMessagesPerCoreSecond == 100_000)
         #expect(table.ratio("scroll-playground", to: "floor", sessions: 100) == 1.1)
         #expect(
@@ -87,6 +88,10 @@ struct BenchComparisonTests {
         #expect(lines.contains("| scroll-playground CPU/message ≤ 0.7 × goref's at 100 × 60 Hz | 0.550× | met |"))
         #expect(lines.contains("| scroll-playground CPU/message ≤ 0.7 × goref's at 300 × 60 Hz | 0.800× | missed |"))
         #expect(lines.contains("Errors (all rounds): scroll-playground at 300: closed 1008 × 1, rate_limited × 3."))
+        #expect(
+            lines.contains(
+                "Frames not sent (the bench's driver over a frame late, or 120 unanswered; median of the rounds): "
+                    + "goref at 300: 1,200."))
         #expect(lines.last == "The floor's ping-pong pair: 100,000 messages per core-second of its server.")
     }
 
