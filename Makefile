@@ -70,16 +70,35 @@ soak: deps
 	$(SWIFT) build -c release --product scroll-playground
 	python3 Scripts/soak.py --binary .build/release/scroll-playground
 
-# A short benchmark (about 30 s once built; BENCHMARKS.md has the full runs): start to first page,
-# 100 sessions × 60 Hz for 10 s, 1,000 idle sessions, and the in-process codec. Prints the tables.
-.PHONY: bench
-bench: deps
+# A short benchmark (about 2.5 min once built; BENCHMARKS.md has the full runs): start to first page,
+# 100 sessions × 60 Hz for 10 s, 1,000 idle sessions, the in-process codec, then last a short comparison
+# (one round of 5 s) with the floor and the reference peers: the ratio table. Prints the tables.
+# `make bench-compare` is the full comparison behind BENCHMARKS.md's summary (3 rounds of 8 s, ≈ 8 min);
+# COMPARE_ARGS adds to either (e.g. COMPARE_ARGS="--duration 5").
+.PHONY: bench bench-compare bench-deps
+bench: bench-deps
 	$(SWIFT) build -c release --product scroll-playground
 	$(SWIFT) build -c release --product scroll-bench
 	.build/release/scroll-bench startup --runs 3
 	.build/release/scroll-bench load --sessions 100 --rate 60 --duration 10 --warmup 3
 	.build/release/scroll-bench idle --sessions 1000 --hold 2
 	.build/release/scroll-bench codec --messages 20000 --runs 3
+	$(COMPARE) --runs 1 --duration 5 --warmup 2 $(COMPARE_ARGS)
+
+bench-compare: bench-deps
+	$(SWIFT) build -c release --product scroll-playground
+	$(SWIFT) build -c release --product scroll-bench
+	$(COMPARE) $(COMPARE_ARGS)
+
+# The reference peers of `compare`, read from shared/peers beside the repository (PEERS=DIR elsewhere), never
+# copied into it: Scripts/bench-peers.sh installs Debian's golang-go and golang-github-gorilla-websocket-dev,
+# builds goref into .build/peers, and makes .build/peers/venv with Python's websockets for pyref.
+PEERS ?= $(abspath $(CURDIR)/../shared/peers)
+PEER_BUILD := .build/peers
+COMPARE = .build/release/scroll-bench compare --goref $(PEER_BUILD)/goref --pyref $(PEERS)/pyref/server.py \
+	--python $(PEER_BUILD)/venv/bin/python
+bench-deps: deps
+	Scripts/bench-peers.sh $(PEERS) $(PEER_BUILD)
 
 # libwebsockets (and pkg-config, which SwiftPM uses to find it), and the libev loop it runs on: the build
 # needs <ev.h> and libev.so (libev-dev), the server at run time lws's plugin libwebsockets-evlib_ev.so

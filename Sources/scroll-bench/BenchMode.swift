@@ -49,7 +49,9 @@ struct BenchMode: Sendable {
     }
 
     /// Every mode, in the order `--help` lists them.
-    static let all = [LoadBench.mode, IdleBench.mode, StartupBench.mode, CodecBench.mode]
+    static let all = [
+        LoadBench.mode, FloorBench.mode, CompareBench.mode, IdleBench.mode, StartupBench.mode, CodecBench.mode,
+    ]
 
     /// The `--help` text, generated from the modes' and the shared declarations.
     static var usage: String {

@@ -57,7 +57,8 @@ final class Driver: @unchecked Sendable {
         while true {
             var now = Monotonic.now()
             if now >= end { break }
-            while due(frame) <= now {
+            // Bounded by `end` too, so a driver that cannot catch up still stops on time.
+            while due(frame) <= now, now < end {
                 let session = frame % count
                 let scheduled = due(frame)
                 tick(session, cycle: frame / count, lag: now - scheduled, period: period, window: window)

@@ -58,10 +58,17 @@ enum LoadBench {
         _ arguments: Arguments, sessions: Int, rate: Double, duration: Double, warmup: Double, preset: String?
     ) throws -> RunReport {
         try ensureFileLimit(for: sessions)
-        let machineLoad = loadAverage()
         let target = try Target.resolve(arguments, sessions: sessions)
         defer { target.process?.terminate() }
+        return try measure(target, sessions: sessions, rate: rate, duration: duration, warmup: warmup, preset: preset)
+    }
 
+    /// One run against `target` (which the caller stops).
+    static func measure(
+        _ target: Target, sessions: Int, rate: Double, duration: Double, warmup: Double, preset: String?
+    ) throws -> RunReport {
+        try ensureFileLimit(for: sessions)
+        let machineLoad = loadAverage()
         let expected = Int(Double(sessions) * rate * duration * 1.05) + 1024
         let pool = try SessionPool(count: sessions, preset: preset, expectedSamples: expected)
         let receiver = pool.receiver
@@ -84,13 +91,9 @@ enum LoadBench {
         let driving = JoinableThread { driver.run(start: start, end: windowEnd, window: windowStart..<windowEnd) }
 
         Monotonic.sleep(until: windowStart)
-        let serverBefore = target.pid.flatMap { ProcessSample(pid: $0) }
-        let benchBefore = ProcessSample(pid: getpid())
-        let machineBefore = MachineSample()
+        let before = CPUWindow.Sample(server: target.pid)
         Monotonic.sleep(until: windowEnd)
-        let machineAfter = MachineSample()
-        let serverAfter = target.pid.flatMap { ProcessSample(pid: $0) }
-        let benchAfter = ProcessSample(pid: getpid())
+        let cpu = CPUWindow(before: before, after: CPUWindow.Sample(server: target.pid), duration: duration)
         driving.join()
         // Answers to the window's last frames are still on their way.
         let drainDeadline = Monotonic.now() + 3_000_000_000
@@ -107,15 +110,6 @@ enum LoadBench {
         let roundTrips = Percentiles(receiver.roundTrips, censored: unanswered)
         let pongs = Percentiles(receiver.pongTimes, censored: driver.pingsSent - receiver.pongTimes.count)
         let received = receiver.receivedByKind.reduce(0, +)
-        let serverCPU = serverBefore.flatMap { before in serverAfter.map { $0.cpuSeconds - before.cpuSeconds } }
-        let serverSystem = serverBefore.flatMap { before in serverAfter.map { $0.systemSeconds - before.systemSeconds }
-        }
-        let benchCPU = benchBefore.flatMap { before in benchAfter.map { $0.cpuSeconds - before.cpuSeconds } }
-        let machineBusy = machineBefore.flatMap { before in machineAfter.map { $0.busySeconds - before.busySeconds } }
-        let machineSteal = machineBefore.flatMap { before in machineAfter.map { $0.stealSeconds - before.stealSeconds }
-        }
-        // What neither the server nor the bench used: other processes on this shared machine.
-        let othersCPU = machineBusy.map { busy in busy - (serverCPU ?? 0) - (benchCPU ?? 0) }
 
         var report = RunReport(
             mode: "load",
@@ -174,26 +168,9 @@ enum LoadBench {
         report.add(
             "unexpectedCloses", "connections closed early", .count,
             Double(receiver.unexpectedCloses.values.reduce(0, +)))
-        report.add("serverCPUSeconds", "server CPU in the window", .seconds, serverCPU)
-        report.add("serverCPUPercent", "server CPU (% of one core)", .percent, serverCPU.map { $0 / duration * 100 })
-        report.add(
-            "serverCPUPerGeometryUs", "server CPU per geometry message", .microseconds,
-            serverCPU.map { driver.geometrySent > 0 ? $0 / Double(driver.geometrySent) * 1e6 : .nan })
-        report.add(
-            "serverSystemCPUPerGeometryUs", "  of which in the kernel (syscalls)", .microseconds,
-            serverSystem.map { driver.geometrySent > 0 ? $0 / Double(driver.geometrySent) * 1e6 : .nan })
         report.add("serverRSSMiB", "server RSS at the end", .mebibytes, serverEnd.map { Double($0.rssKiB) / 1024 })
         report.add("serverPeakRSSMiB", "server peak RSS", .mebibytes, serverEnd.map { Double($0.peakRSSKiB) / 1024 })
-        report.add("benchCPUPercent", "bench CPU (% of one core)", .percent, benchCPU.map { $0 / duration * 100 })
-        report.add(
-            "othersCPUPercent", "other processes' CPU (% of one core)", .percent,
-            target.pid == nil ? nil : othersCPU.map { max(0, $0) / duration * 100 })
-        report.add(
-            "machineIdlePercent", "machine idle (% of all cores)", .percent,
-            machineBusy.map { max(0, 100 - $0 / (duration * Double(cpuCount())) * 100) })
-        report.add(
-            "stealPercent", "CPU stolen by the hypervisor (% of all cores)", .percent,
-            machineSteal.map { $0 / (duration * Double(cpuCount())) * 100 })
+        cpu.addFigures(to: &report, messages: driver.geometrySent, noun: "geometry message")
         report.details["errorCodes"] = .object(receiver.errorCodes.mapValues { .int($0) })
         report.details["connectFailureReasons"] = .object(receiver.connectFailures.mapValues { .int($0) })
         report.details["unexpectedCloseCodes"] = .object(receiver.unexpectedCloses.mapValues { .int($0) })

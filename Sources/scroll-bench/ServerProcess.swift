@@ -21,12 +21,17 @@ final class ServerProcess: @unchecked Sendable {
 
     /// The server next to this executable (both live in `.build/<configuration>/`).
     static var defaultExecutable: String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return ".build/release/scroll-playground" }
-        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let path = selfExecutable else { return ".build/release/scroll-playground" }
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         return directory + "/scroll-playground"
+    }
+
+    /// This executable's path (to start the floor's server side), nil if /proc cannot tell.
+    static var selfExecutable: String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Whether `executable --help` names `flag`: an older build, measured against a newer one, may not know
@@ -45,7 +50,16 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Starts `executable --port 0 --log-format json` plus `arguments`, and waits for its start line.
-    init(executable: String, arguments: [String], timeoutSeconds: Double = 20) throws(BenchError) {
+    convenience init(executable: String, arguments: [String], timeoutSeconds: Double = 20) throws(BenchError) {
+        try self.init(
+            command: [executable, "--port", "0", "--log-format", "json"] + arguments,
+            announcement: "Scroll Playground on ", timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Starts `command` (an executable and its arguments) and waits for its start line: `announcement`,
+    /// then anything ending in `:PORT` (`goref on http://127.0.0.1:8292`).
+    init(command: [String], announcement: String, timeoutSeconds: Double = 20) throws(BenchError) {
+        let executable = command[0]
         var output: [Int32] = [0, 0]
         var errors: [Int32] = [0, 0]
         guard pipe(&output) == 0, pipe(&errors) == 0 else {
@@ -58,8 +72,7 @@ final class ServerProcess: @unchecked Sendable {
         // dup2 clears close-on-exec on the child's 1 and 2; every other pipe end closes at exec.
         posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO)
         posix_spawn_file_actions_adddup2(&actions, errors[1], STDERR_FILENO)
-        let argv = [executable, "--port", "0", "--log-format", "json"] + arguments
-        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        var cArguments: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         var child: pid_t = 0
         spawnedAt = Monotonic.now()
@@ -74,7 +87,7 @@ final class ServerProcess: @unchecked Sendable {
         pid = child
         ServerProcess.register(child)
 
-        // The start line: "Scroll Playground on http://127.0.0.1:PORT".
+        // The start line, e.g. "Scroll Playground on http://127.0.0.1:PORT".
         var line: [UInt8] = []
         var leftover: [UInt8] = []
         let deadline = spawnedAt + UInt64(timeoutSeconds * 1e9)
@@ -98,7 +111,7 @@ final class ServerProcess: @unchecked Sendable {
         tap.outputBytes.store(leftover.count, ordering: .relaxed)
         let descriptors = (output[0], errors[0])
         drainThread = JoinableThread { tap.drain(output: descriptors.0, errors: descriptors.1) }
-        guard text.hasPrefix("Scroll Playground on "), let port else {
+        guard text.hasPrefix(announcement), let port else {
             self.port = 0
             terminate()
             throw BenchError(

@@ -6,10 +6,12 @@ import CommandLineOptions
 
 // scroll-bench: measures the playground. `codec` runs the hot path in process; `load` drives a server
 // with many simulated pages over real WebSockets; `idle` holds sessions open and weighs them;
-// `startup` times a fresh server to its first page. Numbers are measured, never asserted in tests.
+// `startup` times a fresh server to its first page; `floor` measures what a message costs at least here, and
+// `compare` runs the floor, the playground and reference peers side by side. Numbers are measured, never asserted in tests.
 
 let all = CommandLine.arguments.dropFirst()
 let name = all.first ?? "help"
+if name == FloorServer.modeName { FloorServer.run() }
 if ["help", "--help", "-h"].contains(name) {
     print(BenchMode.usage)
     exit(0)
