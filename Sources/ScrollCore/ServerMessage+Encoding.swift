@@ -13,7 +13,7 @@ extension ServerMessage {
         writer.key("type")
         writer.string(kind.rawValue)
         switch self {
-        case .welcome(let session, let resume, let config):
+        case .welcome(let session, let resume, let config, let recordingStopped):
             writer.key("session")
             writer.string(session)
             writer.key("resume")
@@ -33,6 +33,10 @@ extension ServerMessage {
                 writer.endObject()
             }
             writer.endArray()
+            if let recordingStopped {
+                writer.key("recordingStopped")
+                writer.string(recordingStopped)
+            }
         case .items(let message):
             message.writeFields(to: &writer)
         case .state(let message):
@@ -175,6 +179,10 @@ extension StateMessage {
             writer.key("limit")
             writer.number(window.limit)
             writer.endObject()
+        }
+        if let recordingStopped {
+            writer.key("recordingStopped")
+            writer.string(recordingStopped)
         }
     }
 }

@@ -9,14 +9,16 @@ struct ServerMessageEncodingTests {
     /// The shape of a message, written from the protocol's field list, independently of the encoder.
     static func expected(_ message: ServerMessage) -> JSONValue {
         switch message {
-        case .welcome(let session, let resume, let config):
+        case .welcome(let session, let resume, let config, let recordingStopped):
             let presets: [JSONValue] = Preset.allCases.map {
                 ["name": .string($0.rawValue), "design": .string($0.design), "rule": .string($0.rule)]
             }
-            return [
+            var fields: [String: JSONValue] = [
                 "type": "welcome", "session": .string(session), "resume": .string(resume), "config": config.json,
                 "presets": .array(presets),
             ]
+            if let recordingStopped { fields["recordingStopped"] = .string(recordingStopped) }
+            return .object(fields)
         case .items(let items):
             var fields: [String: JSONValue] = [
                 "type": "items", "op": .string(items.op.rawValue), "rev": .int(items.rev),
@@ -62,6 +64,7 @@ struct ServerMessageEncodingTests {
                     "start": .int(window.start), "count": .int(window.count), "limit": .int(window.limit),
                 ]
             }
+            if let recordingStopped = state.recordingStopped { fields["recordingStopped"] = .string(recordingStopped) }
             return .object(fields)
         case .event(let record):
             var fields = expected(record).object!
@@ -150,6 +153,10 @@ struct ServerMessageEncodingTests {
         }
         messages.append(.error(ProtocolError(.badMessage, #"missing field "phase""#, ref: 12)))
         messages.append(.pong(id: ["n": 1, "s": "x"]))
+        // What only the server adds: a session whose log folder is full.
+        messages += messages.filter { $0.kind == .welcome || $0.kind == .state }.prefix(2).map {
+            $0.noting(recordingStopped: "not recorded: the \"log\" folder is full")
+        }
         return messages
     }
 
