@@ -176,6 +176,26 @@ struct LogFolderCapTests {
         }
     }
 
+    @Test func anEarlierRunsTracesPastTheCapGoAtStart() throws {
+        let folder = LogFolder()
+        try FileManager.default.createDirectory(atPath: "\(folder.path)/traces", withIntermediateDirectories: true)
+        for (session, bytes) in [("s1", 600_000), ("s2", 600_000), ("s3", 100)] {
+            try Data(count: bytes).write(to: URL(fileURLWithPath: folder.trace(session)))
+        }
+        let server = try ServerProcess([
+            "--log-dir", folder.path, "--log-format", "json", "--max-log-bytes", "\(1024 * 1024)",
+        ])
+        let removed = try #require(server.waitForEvent("traceRemoved"))
+        #expect(removed["session"] == "s1")
+        #expect(removed["data"] == ["reason": "maxLogBytes", "bytes": 600_000, "maxLogBytes": 1_048_576])
+        // Session ids still go on from the traces that are left.
+        let page = try PlaygroundConnection(port: server.port)
+        let welcome = try page.hello().welcome
+        #expect(welcome["session"] == "s4")
+        #expect(welcome["recordingStopped"] == nil)
+        #expect(Self.folder(folder.path).traces == ["s2.jsonl", "s3.jsonl", "s4.jsonl"])
+    }
+
     @Test func textThatIsNotJSONIsRecordedEscapedOnceNotExpanded() throws {
         let folder = LogFolder()
         let server = try ServerProcess(["--log-dir", folder.path])
