@@ -1,6 +1,7 @@
 import Foundation
 import LWSClient
 import ScrollCore
+import Synchronization
 import Testing
 
 /// `--max-log-bytes`: whatever a client sends, the log folder stays under its cap; the oldest closed traces
@@ -61,7 +62,7 @@ struct LogFolderCapTests {
     }
 
     @Test func aTenSecondFloodLeavesTheFolderUnderTheCapAndEveryTraceReplays() throws {
-        let cap = 1024 * 1024
+        let cap = 512 * 1024
         let folder = LogFolder()
         let server = try ServerProcess([
             "--log-dir", folder.path, "--log-format", "json", "--max-log-bytes", "\(cap)", "--resume-grace", "0.5",
@@ -83,7 +84,9 @@ struct LogFolderCapTests {
                 guard (try? socket.sendFrame(frame)) != nil else { break }
                 sentBytes += frame.count
             }
+            // The server's close comes after it has handled (and answered) everything sent before.
             try? socket.sendClose()
+            _ = try? socket.receiveClose()
             socket.drop()
         }
         // Every session has been closed and expired, and its trace written, once the server has stopped.
@@ -106,10 +109,22 @@ struct LogFolderCapTests {
         // events.jsonl rotated within the same budget.
         #expect(FileManager.default.fileExists(atPath: "\(folder.path)/events.1.jsonl"))
         #expect(!traces.isEmpty)
-        for trace in traces {
-            let output = try Self.replayDiff("\(folder.path)/traces/\(trace)")
-            #expect(output.hasPrefix("no differences"), "\(trace): \(output)")
+        let flooded = traces.filter {
+            let text = (try? String(contentsOfFile: "\(folder.path)/traces/\($0)", encoding: .utf8)) ?? ""
+            return text.contains(#""type":"ping""#) && text.contains(#""text":"\u0001","bytes":64000"#)
         }
+        print("\(flooded.count) of the traces left hold the big pings and the control characters")
+        #expect(!flooded.isEmpty)
+        // Replayed two at a time (the machine has two cores).
+        let failures = Mutex<[String]>([])
+        let directory = "\(folder.path)/traces"
+        DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            for trace in traces.enumerated().filter({ $0.offset % 2 == worker }).map(\.element) {
+                let output = (try? Self.replayDiff("\(directory)/\(trace)")) ?? "replay did not run"
+                if !output.hasPrefix("no differences") { failures.withLock { $0.append("\(trace): \(output)") } }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
     }
 
     @Test func liveAndResumableTracesAreKeptAndRecordingStopsWithItsReason() throws {
