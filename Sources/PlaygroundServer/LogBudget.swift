@@ -8,8 +8,9 @@ import Foundation
 /// rest. When a trace needs room, the traces of sessions that have ended go first, oldest session first, each
 /// reported through ``removed``. The traces of sessions still held (live, or waiting to be resumed) are never
 /// removed: when only they are left, new sessions are not recorded once the traces fill seven eighths of
-/// their room, and a trace that no longer fits stops. One line on standard error says that recording has
-/// stopped, and one more when there is room again (a quarter of the traces' room free).
+/// their room, and a trace that no longer fits stops; new sessions are recorded again once a quarter is
+/// free. One line on standard error says that recording has stopped, and one more once it has not
+/// stopped for a minute: a folder that fills and frees in turns does not fill the terminal.
 ///
 /// Confined to the service thread.
 final class LogBudget {
@@ -33,15 +34,24 @@ final class LogBudget {
     private var firstRemovable = 0
     /// Recording has stopped: only held sessions' traces are left and they fill the room.
     private(set) var isFull = false
+    /// Monotonic nanoseconds, for the notices on standard error.
+    private let clock: () -> Int64
+    /// When recording last stopped, if standard error has said so and not yet that it goes on.
+    private var announcedStop: Int64?
+    /// How long recording must go on after a stop before standard error says so.
+    static let quietBeforeNotice: Int64 = 60_000_000_000
     /// Told of every trace removed to make room: its session and its size.
     var removed: (_ session: SessionID, _ bytes: Int) -> Void = { _, _ in }
+    /// Where the notices go: standard error.
+    var notify: (String) -> Void = { StandardError.writeLine($0) }
 
     /// Bytes per events file under a cap.
     static func eventsFileBytes(for maxBytes: Int) -> Int { maxBytes / 16 }
 
     /// Measures the folder as it is: the traces already there are an earlier run's, so all removable.
-    init(directory: String, maxBytes: Int) {
+    init(directory: String, maxBytes: Int, clock: @escaping () -> Int64 = SessionHost.monotonicNanoseconds()) {
         self.maxBytes = maxBytes
+        self.clock = clock
         eventsFileBytes = Self.eventsFileBytes(for: maxBytes)
         var others = 0
         var traces: [Removable] = []
@@ -81,10 +91,11 @@ final class LogBudget {
             stopRecording()
             return false
         }
-        if isFull {
-            isFull = false
-            StandardError.writeLine(
-                "scroll-playground: the log folder has room again (--max-log-bytes): new sessions are recorded")
+        isFull = false
+        if let stopped = announcedStop, clock() - stopped >= Self.quietBeforeNotice {
+            announcedStop = nil
+            notify(
+                "scroll-playground: the log folder has had room for a minute: new sessions are recorded again")
         }
         return true
     }
@@ -131,9 +142,11 @@ final class LogBudget {
     }
 
     private func stopRecording() {
-        guard !isFull else { return }
         isFull = true
-        StandardError.writeLine(
+        let wasAnnounced = announcedStop != nil
+        announcedStop = clock()
+        guard !wasAnnounced else { return }
+        notify(
             "scroll-playground: the log folder is full (--max-log-bytes \(maxBytes)) and holds only live or "
                 + "resumable sessions' traces: new sessions are not recorded, and a trace that no longer fits "
                 + "stops (the page is told in welcome and state)")

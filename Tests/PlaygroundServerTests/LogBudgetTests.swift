@@ -70,6 +70,42 @@ struct LogBudgetTests {
         #expect(removed == [SessionID(number: 2), SessionID(number: 1)])
     }
 
+    @Test func standardErrorHearsOfAStopOnceAndOfRecordingAgainAfterAQuietMinute() throws {
+        let folder = try Self.folder(traces: [:])
+        var now: Int64 = 0
+        let budget = LogBudget(directory: folder.path, maxBytes: 16_000, clock: { now })
+        var notices: [String] = []
+        budget.notify = { notices.append($0) }
+        var session = 0
+        var held: [Int] = []
+        /// Two held sessions end: their traces make room again.
+        func endTwo() {
+            for number in held.prefix(2) {
+                budget.ended(SessionID(number: number), path: folder.trace("s\(number)"), bytes: 3000)
+            }
+            held.removeFirst(2)
+        }
+        // A folder that fills with held sessions and frees in turns, a second apart: one notice.
+        for _ in 0..<30 {
+            while budget.admitsNewTrace(bytes: 3000) {
+                session += 1
+                #expect(budget.take(3000))
+                held.append(session)
+            }
+            #expect(budget.isFull)
+            endTwo()
+            now += 1_000_000_000
+        }
+        #expect(session > 30)
+        #expect(notices.count == 1)
+        #expect(notices.first?.contains("--max-log-bytes 16000") == true)
+        // Nothing stops for a minute: the next session recorded is said.
+        now += LogBudget.quietBeforeNotice
+        #expect(budget.admitsNewTrace(bytes: 3000))
+        #expect(notices.count == 2)
+        #expect(notices.last?.contains("recorded again") == true)
+    }
+
     @Test func sessionsEndingOutOfOrderStillGoOldestFirst() throws {
         let folder = try Self.folder(traces: [:])
         let budget = LogBudget(directory: folder.path, maxBytes: 16_000)
