@@ -10,8 +10,6 @@ import ScrollCore
 /// does not fit stops the trace for good, so it ends after a whole input, as after a crash, and replays.
 final class TraceFile {
     let path: String
-    /// The session's id as the header names it.
-    let session: String
     /// Open while the session's page is connected.
     private var descriptor: Int32?
     /// Lines not yet written. Written in whole with one `write(2)` between inputs, so even a `kill -9`
@@ -30,7 +28,6 @@ final class TraceFile {
     var pendingBytes: Int { pending.count }
 
     init(directory: String, header: Trace.Header) {
-        session = header.session
         path = "\(directory)/traces/\(header.session).jsonl"
         guard case .object(var members) = header.json else { return }
         members["time"] = .string(WallClock.iso8601Now())
