@@ -31,9 +31,11 @@ final class EventLog {
     ///   - terminal: the format of standard output lines, or nil for none (tests, benchmarks).
     ///   - logDirectory: where `events.jsonl` goes, if anywhere. An existing file is continued: `seq`
     ///     goes on from its last record, and a last line cut off by a crash is removed first.
-    init(terminal: LogFormat?, ringCapacity: Int, ringByteCapacity: Int = defaultRingBytes, logDirectory: String?)
-        throws
-    {
+    ///   - maxFileBytes: past this, `events.jsonl` rotates to `events.1.jsonl` (``LogFile``); 0 = never.
+    init(
+        terminal: LogFormat?, ringCapacity: Int, ringByteCapacity: Int = defaultRingBytes, logDirectory: String?,
+        maxFileBytes: Int = 0
+    ) throws {
         self.terminal = terminal.map { ($0, TerminalWriter()) }
         self.ringCapacity = max(1, ringCapacity)
         self.ringByteCapacity = max(1, ringByteCapacity)
@@ -47,13 +49,21 @@ final class EventLog {
             throw ServerStartError("cannot create \(directory): \(error.localizedDescription)")
         }
         let path = "\(directory)/events.jsonl"
+        let rotatedPath = "\(directory)/events.1.jsonl"
         let tail = try EventsFileTail.prepare(path: path)
         if tail.cutBytes > 0 {
             StandardError.writeLine(
                 "scroll-playground: \(path): removed a last line cut off by a crash (\(tail.cutBytes) bytes)")
         }
-        nextSeq = tail.lastSeq + 1
-        eventsFile = try LogFile(path: path)
+        var lastSeq = tail.lastSeq
+        // Just after a rotation the last record is in the rotated file.
+        if lastSeq == 0, FileManager.default.fileExists(atPath: rotatedPath) {
+            lastSeq = try EventsFileTail.prepare(path: rotatedPath).lastSeq
+        }
+        nextSeq = lastSeq + 1
+        eventsFile =
+            maxFileBytes > 0
+            ? try LogFile(path: path, rotatingTo: rotatedPath, maxBytes: maxFileBytes) : try LogFile(path: path)
     }
 
     /// Stamps `entry` with the next server-wide seq and the wall-clock time, and writes it everywhere.

@@ -2,27 +2,88 @@ import Foundation
 
 /// An append-only text file of lines, each written out whole as soon as it ends (line-buffered), so a
 /// reader or a crash sees whole lines.
+///
+/// With a size limit the file rotates: a line that would take it past the limit first renames it to the
+/// rotated path (replacing what was there) and starts it anew, so the two files together hold at most
+/// twice the limit, and the newest lines are always in the first.
 final class LogFile {
-    private let file: UnsafeMutablePointer<FILE>
+    private let path: String
+    private let rotation: (path: String, maxBytes: Int)?
+    /// Nil only if the file could not be opened again after a rotation: lines are then lost.
+    private var file: UnsafeMutablePointer<FILE>?
+    private var size: Int
 
-    init(path: String) throws {
-        guard let file = fopen(path, "ae") else {
-            throw ServerStartError("cannot write \(path): \(String(cString: strerror(errno)))")
+    /// Opens `path` for appending. With `rotatingTo`, a file already past `maxBytes` rotates now, and a
+    /// rotated file past it (from a run with a larger limit) is removed, each said on standard error.
+    init(path: String, rotatingTo rotatedPath: String? = nil, maxBytes: Int = 0) throws {
+        self.path = path
+        rotation = rotatedPath.map { ($0, maxBytes) }
+        size = Self.size(of: path)
+        if let rotation {
+            if size > rotation.maxBytes {
+                _ = rename(path, rotation.path)
+                size = 0
+            }
+            let rotatedSize = Self.size(of: rotation.path)
+            if rotatedSize > rotation.maxBytes, unlink(rotation.path) == 0 {
+                StandardError.writeLine(
+                    "scroll-playground: removed \(rotation.path) (\(rotatedSize) bytes): it holds more than its "
+                        + "share of --max-log-bytes (\(rotation.maxBytes) bytes)")
+            }
         }
-        self.file = file
-        setvbuf(file, nil, _IOLBF, 0)
+        file = try Self.open(path)
     }
 
     func writeLine(_ bytes: [UInt8]) {
+        guard file != nil else { return }
+        let lineBytes = bytes.count + 1
+        if let rotation {
+            // A line larger than the whole file's share is left out (only under a tiny cap).
+            guard lineBytes <= rotation.maxBytes else { return }
+            if size + lineBytes > rotation.maxBytes { rotate(to: rotation.path) }
+        }
+        guard let file else { return }
         bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, file) }
         fputc(0x0A, file)
+        size += lineBytes
     }
 
     func flush() {
-        fflush(file)
+        if let file { fflush(file) }
     }
 
     deinit {
-        fclose(file)
+        if let file { fclose(file) }
+    }
+
+    private func rotate(to rotatedPath: String) {
+        if let file { fclose(file) }
+        file = nil
+        guard rename(path, rotatedPath) == 0 else {
+            // Appending would pass the limit: the lines stop, said once.
+            StandardError.writeLine(
+                "scroll-playground: cannot rotate \(path): \(String(cString: strerror(errno))); events are no "
+                    + "longer written to it")
+            return
+        }
+        size = 0
+        do {
+            file = try Self.open(path)
+        } catch {
+            StandardError.writeLine("scroll-playground: \(error); events are no longer written to it")
+        }
+    }
+
+    private static func open(_ path: String) throws -> UnsafeMutablePointer<FILE> {
+        guard let file = fopen(path, "ae") else {
+            throw ServerStartError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        setvbuf(file, nil, _IOLBF, 0)
+        return file
+    }
+
+    private static func size(of path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 }

@@ -12,6 +12,9 @@ public struct PlaygroundOptions: Sendable {
     public var source = FeedSource.synthetic
     /// Where `events.jsonl` and `traces/` go, if anywhere.
     public var logDirectory: String?
+    /// The most bytes the log folder holds (`--max-log-bytes`; 0 = no cap): the oldest ended sessions'
+    /// traces are removed to stay under it, and recording stops when only held sessions' traces are left.
+    public var maxLogBytes = 1 << 30
     /// How the terminal shows events; nil prints nothing but the start line.
     public var terminalFormat: LogFormat? = .text
     /// The most sessions held at once, connected or waiting to be resumed (`--max-sessions`): more

@@ -26,10 +26,15 @@ public final class PlaygroundServer: @unchecked Sendable {
                     + "resume fits --max-outbound \(options.maxOutboundBytes)")
             options.maxSessionItems = fitting
         }
+        // Measured before the event log opens its file, which it may rotate to fit.
+        let budget = options.logDirectory.flatMap { directory in
+            options.maxLogBytes > 0 ? LogBudget(directory: directory, maxBytes: options.maxLogBytes) : nil
+        }
         let log = try EventLog(
             terminal: options.terminalFormat, ringCapacity: options.eventRingCapacity,
-            ringByteCapacity: options.eventRingBytes, logDirectory: options.logDirectory)
-        host = SessionHost(options: options, log: log)
+            ringByteCapacity: options.eventRingBytes, logDirectory: options.logDirectory,
+            maxFileBytes: budget?.eventsFileBytes ?? 0)
+        host = SessionHost(options: options, log: log, logBudget: budget)
         var configuration = WebServerConfiguration(
             publicDirectory: options.publicDirectory, subprotocol: Self.subprotocol)
         configuration.apiMounts = APIRoutes.mounts

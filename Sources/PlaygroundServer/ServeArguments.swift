@@ -60,6 +60,11 @@ struct ServeArguments: Sendable {
         .number(
             "resume-grace", "S", help: "seconds a dropped session waits to be resumed",
             \.options.resumeGraceSeconds, in: 0...86_400, unit: "seconds"),
+        .integer(
+            "max-log-bytes", "BYTES",
+            help: "bytes the --log-dir folder may hold, 0 = no cap; the oldest ended sessions' traces go first, "
+                + "and recording stops when only live or resumable ones are left",
+            \.options.maxLogBytes, in: 0...1 << 50),
     ]
 
     /// One option per session setting, generated from `ScrollConfig.settings`, which reads and checks the

@@ -25,6 +25,8 @@ final class SessionHost: WebServerDelegate {
         /// The host's milliseconds minus the session's: 0, except for a fork, whose clock continues its
         /// parent trace's (SessionHost+Fork).
         var clockOffset: Int64 = 0
+        /// Why the session has no trace, if the log folder could not take one when it opened.
+        var notRecorded: String?
 
         /// The session's time (milliseconds, what its core and trace see) for a clock reading (nanoseconds).
         func time(_ reading: Int64) -> Int64 { reading / 1_000_000 - clockOffset }
@@ -39,6 +41,8 @@ final class SessionHost: WebServerDelegate {
 
     let options: PlaygroundOptions
     let log: EventLog
+    /// The log folder's cap (`--max-log-bytes`); nil when there is no folder or no cap.
+    let logBudget: LogBudget?
     /// Set from any thread when the server is stopping: closes are then not resumable.
     let isShuttingDown = Atomic<Bool>(false)
 
@@ -65,11 +69,23 @@ final class SessionHost: WebServerDelegate {
     /// Parent traces sent in `forkTrace` messages before `hello`, by connection (SessionHost+Fork).
     var forkUploads: [ConnectionID: [UInt8]] = [:]
 
-    init(options: PlaygroundOptions, log: EventLog, clock: @escaping () -> Int64 = SessionHost.monotonicNanoseconds()) {
+    init(
+        options: PlaygroundOptions, log: EventLog, logBudget: LogBudget? = nil,
+        clock: @escaping () -> Int64 = SessionHost.monotonicNanoseconds()
+    ) {
         self.options = options
         self.log = log
+        self.logBudget = logBudget
         self.clock = clock
         nextSessionNumber = Self.firstFreeSessionNumber(in: options.logDirectory)
+        // Logged, not traced: the server's housekeeping, like an eviction.
+        logBudget?.removed = { [log, maxBytes = options.maxLogBytes] session, bytes in
+            log.record(
+                LogEntry(
+                    .traceRemoved, ["reason": "maxLogBytes", "bytes": .int(bytes), "maxLogBytes": .int(maxBytes)]),
+                session: session.description)
+        }
+        logBudget?.enforce()
     }
 
     /// Session ids go on from the traces already in the log folder, so a trace file holds one session,
@@ -238,8 +254,11 @@ final class SessionHost: WebServerDelegate {
             source: options.source,
             maxMessageBytes: options.maxMessageBytes, itemCap: options.maxSessionItems)
         header.recorder = hello.record
-        let trace = options.logDirectory.map { TraceFile(directory: $0, header: header) }
+        var trace = options.logDirectory.map { TraceFile(directory: $0, header: header) }
+        // Decided before hello is answered, so the welcome can say it; the file is created on acceptance.
+        if let pending = trace?.pendingBytes, logBudget?.admitsNewTrace(bytes: pending) == false { trace = nil }
         let hosted = Hosted(id: sessionID, state: state, since: WallClock.iso8601Now(), trace: trace)
+        if trace == nil, options.logDirectory != nil { hosted.notRecorded = notRecordedReason }
         hosted.geometryPacer = GeometryPacer(ratePerSecond: options.maxGeometryPerSecond)
         hosted.connection = id
         trace?.recordInput(raw, isJSON: true, at: time)
@@ -265,11 +284,29 @@ final class SessionHost: WebServerDelegate {
             links[id]?.helloTimer = nil
         }
         do {
-            try hosted.trace?.create()
+            if try hosted.trace?.create(within: logBudget) == false {
+                hosted.trace = nil
+                hosted.notRecorded = notRecordedReason
+            }
         } catch {
             hosted.trace = nil
+            hosted.notRecorded = "not recorded: \(error)"
             StandardError.writeLine("scroll-playground: session \(hosted.id) is not recorded: \(error)")
         }
+    }
+
+    /// What `welcome` says of a session the full log folder could not take.
+    private var notRecordedReason: String {
+        "not recorded: the log folder is at --max-log-bytes (\(options.maxLogBytes)) and holds only live or "
+            + "resumable sessions' traces"
+    }
+
+    /// Why the session is not recorded, or no longer, for its `welcome` and `state`; nil while it is.
+    func recordingStopped(of hosted: Hosted) -> String? {
+        if let reason = hosted.notRecorded { return reason }
+        guard hosted.trace?.isStopped == true else { return nil }
+        return "recording stopped: the log folder reached --max-log-bytes (\(options.maxLogBytes)) with only live "
+            + "or resumable sessions' traces; the trace ends at the last whole input"
     }
 
     /// Makes room for a new session by dropping the held session that has waited longest for its page.
@@ -315,11 +352,15 @@ final class SessionHost: WebServerDelegate {
         forget(hosted, loop: loop)
     }
 
-    /// Drops a held session: its timers, its place and its token; its trace is written out.
+    /// Drops a held session: its timers, its place and its token; its trace is written out, and may now be
+    /// removed to make room.
     private func forget(_ hosted: Hosted, loop: WebServerLoop) {
         for timer in hosted.timers.values { loop.cancel(timer) }
         if let grace = hosted.graceTimer { loop.cancel(grace) }
-        hosted.trace?.flush()
+        if let trace = hosted.trace {
+            let bytes = trace.finish()
+            if bytes > 0 { logBudget?.ended(hosted.id, path: trace.path, bytes: bytes) }
+        }
         sessions[hosted.id] = nil
         sessionIDsByToken[hosted.state.resumeToken] = nil
     }
@@ -333,8 +374,9 @@ final class SessionHost: WebServerDelegate {
         var refusedOn: ConnectionID?
         for effect in effects {
             switch effect {
-            case .send(let message):
+            case .send(var message):
                 guard let connection = hosted.connection else { continue }
+                if let reason = recordingStopped(of: hosted) { message = message.noting(recordingStopped: reason) }
                 loop.send(message.encoded(), to: connection, coalescingKey: message.coalescingKey)
                 if case .error(let error) = message, error.code.isRefusal { refusedOn = connection }
             case .schedule(let timer, let delay):
@@ -400,9 +442,18 @@ final class SessionHost: WebServerDelegate {
         }
     }
 
-    /// Flushes every open trace.
-    func flushTraces() {
-        for hosted in sessions.values { hosted.trace?.flush() }
+    /// Flushes every open trace. With a loop, a page whose trace stops now is told at once in a `state`.
+    func flushTraces(notifying loop: WebServerLoop? = nil) {
+        for hosted in sessions.values {
+            guard let trace = hosted.trace else { continue }
+            let wasStopped = trace.isStopped
+            trace.flush()
+            guard trace.isStopped, !wasStopped, let loop, let connection = hosted.connection,
+                let reason = recordingStopped(of: hosted)
+            else { continue }
+            let state = ServerMessage.state(hosted.state.currentState).noting(recordingStopped: reason)
+            loop.send(state.encoded(), to: connection, coalescingKey: state.coalescingKey)
+        }
     }
 
     /// Traces are block-buffered (a line per frame per session is too many writes); this keeps the files
@@ -410,7 +461,7 @@ final class SessionHost: WebServerDelegate {
     private func flushTracesEverySecond(loop: WebServerLoop) {
         guard options.logDirectory != nil else { return }
         loop.schedule(afterMilliseconds: 1000) { [weak self] loop in
-            self?.flushTraces()
+            self?.flushTraces(notifying: loop)
             self?.flushTracesEverySecond(loop: loop)
         }
     }

@@ -6,7 +6,8 @@ import ScrollCore
 ///
 /// The file is created only once the session is accepted (a refused `hello` leaves none), always new (one
 /// session per file, ever), and held open only while the session's page is connected, so sessions held
-/// for resume take no descriptor.
+/// for resume take no descriptor. Every write is taken from the log folder's ``LogBudget`` first: one that
+/// does not fit stops the trace for good, so it ends after a whole input, as after a crash, and replays.
 final class TraceFile {
     let path: String
     /// Open while the session's page is connected.
@@ -15,6 +16,16 @@ final class TraceFile {
     /// leaves a trace that ends after a complete input and all of its decisions: it replays exactly.
     private var pending: [UInt8] = []
     private var created = false
+    private var budget: LogBudget?
+    /// Bytes written to the file.
+    private(set) var writtenBytes = 0
+    /// The log folder had no room for the next lines: nothing more is recorded.
+    private(set) var isStopped = false
+    /// The session has ended: nothing more is recorded, and the file may be removed.
+    private var isFinished = false
+
+    /// Bytes recorded and not yet written.
+    var pendingBytes: Int { pending.count }
 
     init(directory: String, header: Trace.Header) {
         path = "\(directory)/traces/\(header.session).jsonl"
@@ -27,29 +38,42 @@ final class TraceFile {
         close()
     }
 
+    /// Whether lines are still recorded.
+    private var isRecording: Bool { !isStopped && !isFinished }
+
     func record(_ line: Trace.Line) {
+        guard isRecording else { return }
         append(line.json.jsonBytes)
     }
 
     /// An input line around the message's bytes as received, so a replay decodes exactly what the server
     /// did. Newlines in JSON can only be whitespace between tokens; they become spaces to keep one line.
+    /// Text that is not JSON is kept only up to where it stops being JSON (``RefusedText``), with `bytes`
+    /// saying how long it was: JSON escaping would make control characters six times larger.
     func recordInput(_ bytes: [UInt8], isJSON: Bool, at time: Int64) {
+        guard isRecording else { return }
         pending += #"{"kind":"input","t":"#.utf8
         pending += String(time).utf8
         if isJSON {
             pending += #","message":"#.utf8
             pending += bytes.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
         } else {
-            var writer = JSONWriter(capacity: bytes.count + 16)
-            writer.string(String(decoding: bytes, as: UTF8.self))
+            let kept = RefusedText.decidingPart(of: bytes)
+            var writer = JSONWriter(capacity: kept.count + 16)
+            writer.string(String(decoding: kept, as: UTF8.self))
             pending += #","text":"#.utf8
             pending += writer.bytes
+            if kept.count < bytes.count {
+                pending += #","bytes":"#.utf8
+                pending += String(bytes.count).utf8
+            }
         }
         pending += "}\n".utf8
     }
 
     /// A decision line around the event record's bytes, as the event log encoded them.
     func recordDecision(_ recordBytes: [UInt8], at time: Int64) {
+        guard isRecording else { return }
         pending += #"{"kind":"decision","t":"#.utf8
         pending += String(time).utf8
         pending += #","event":"#.utf8
@@ -62,20 +86,30 @@ final class TraceFile {
         pending.append(0x0A)
     }
 
-    /// Creates the file with what was recorded so far and keeps it open. Fails if the file exists: a
-    /// trace never mixes two sessions.
-    func create() throws {
+    /// Creates the file with what was recorded so far and keeps it open, if the budget admits a new trace
+    /// (false, and no file, if not). Fails if the file exists: a trace never mixes two sessions.
+    func create(within budget: LogBudget?) throws -> Bool {
+        if let budget, !budget.admitsNewTrace(bytes: pending.count) { return false }
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         descriptor = try Self.open(path, exclusive: true)
         created = true
+        self.budget = budget
         flush()
+        return true
     }
 
     /// Opens the file again: the page resumed.
     func reopen() {
-        guard created, descriptor == nil else { return }
+        guard created, descriptor == nil, isRecording else { return }
         descriptor = try? Self.open(path, exclusive: false)
+    }
+
+    /// Writes everything out and records nothing more: the session has ended. Its size, for the budget.
+    func finish() -> Int {
+        close()
+        isFinished = true
+        return writtenBytes
     }
 
     /// Writes everything out and releases the descriptor; later lines wait in memory until the next flush.
@@ -85,20 +119,21 @@ final class TraceFile {
         descriptor = nil
     }
 
-    /// Writes everything recorded so far to the file, open or not.
+    /// Writes everything recorded so far to the file, open or not; if the budget has no room for it, the
+    /// trace stops here instead.
     func flush() {
-        guard created, !pending.isEmpty else { return }
-        if let descriptor {
-            write(to: descriptor)
-        } else if let descriptor = try? Self.open(path, exclusive: false) {
-            write(to: descriptor)
-            Glibc.close(descriptor)
+        guard created, isRecording, !pending.isEmpty else { return }
+        // A held session's trace is opened just for the write; if that fails the lines wait for the next.
+        guard let target = descriptor ?? (try? Self.open(path, exclusive: false)) else { return }
+        defer { if descriptor == nil { Glibc.close(target) } }
+        guard budget?.take(pending.count) ?? true else {
+            isStopped = true
+            pending = []
+            return
         }
-    }
-
-    private func write(to descriptor: Int32) {
+        writtenBytes += pending.count
         // A full disk loses the lines; the session goes on.
-        writeAll(pending, to: descriptor)
+        writeAll(pending, to: target)
         pending.removeAll(keepingCapacity: true)
     }
 

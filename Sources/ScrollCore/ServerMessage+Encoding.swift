@@ -13,7 +13,7 @@ extension ServerMessage {
         writer.key("type")
         writer.string(kind.rawValue)
         switch self {
-        case .welcome(let session, let resume, let config):
+        case .welcome(let session, let resume, let config, let recordingStopped):
             writer.key("session")
             writer.string(session)
             writer.key("resume")
@@ -22,6 +22,10 @@ extension ServerMessage {
             writer.value(config.json)
             // The comma `raw` writes first separates these members from `config`.
             writer.raw(Self.welcomeCatalog)
+            if let recordingStopped {
+                writer.key("recordingStopped")
+                writer.string(recordingStopped)
+            }
         case .items(let message):
             message.writeFields(to: &writer)
         case .state(let message):
@@ -230,6 +234,10 @@ extension StateMessage {
             writer.key("limit")
             writer.number(window.limit)
             writer.endObject()
+        }
+        if let recordingStopped {
+            writer.key("recordingStopped")
+            writer.string(recordingStopped)
         }
     }
 }

@@ -1,8 +1,9 @@
 /// A message from the server to the page.
 public enum ServerMessage: Equatable, Sendable {
     /// The session is open: its id, resume token, settings, the presets on offer (what each has and does)
-    /// and the event catalog (every event kind with its category).
-    case welcome(session: String, resume: String, config: ScrollConfig)
+    /// and the event catalog (every event kind with its category); `recordingStopped` says why the server does
+    /// not record it (its log folder is full), if it does not.
+    case welcome(session: String, resume: String, config: ScrollConfig, recordingStopped: String? = nil)
     /// Items changed.
     case items(ItemsMessage)
     /// The authoritative scroll state.
@@ -42,6 +43,20 @@ public enum ServerMessage: Equatable, Sendable {
     public var coalescingKey: String? {
         if case .state = self { return "state" }
         return nil
+    }
+
+    /// The same message telling the page that its session is not recorded, or no longer (`welcome` and
+    /// `state` carry the reason; other messages are unchanged). Only the server knows this, not the core.
+    public func noting(recordingStopped reason: String) -> ServerMessage {
+        switch self {
+        case .welcome(let session, let resume, let config, _):
+            return .welcome(session: session, resume: resume, config: config, recordingStopped: reason)
+        case .state(var message):
+            message.recordingStopped = reason
+            return .state(message)
+        case .items, .event, .command, .scrollToItem, .error, .pong:
+            return self
+        }
     }
 }
 
@@ -153,6 +168,8 @@ public struct StateMessage: Equatable, Sendable {
     public var topEdge: TopEdgeState? = nil
     /// A bounded window (`windowSize`): which of the session's items the page holds (nil: all of them).
     public var window: WindowState? = nil
+    /// Why the session's trace stopped (the log folder is full, `--max-log-bytes`); nil while it is recorded.
+    public var recordingStopped: String? = nil
 }
 
 /// The items a bounded window holds, as `state.window` shows it.
@@ -286,6 +303,9 @@ public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     case protocolError
     /// A session held for resume was dropped to make room for a new one (`--max-sessions`).
     case sessionEvicted
+    /// A closed session's trace was removed to keep the log folder under `--max-log-bytes` (data: `reason`,
+    /// `bytes`, `maxLogBytes`).
+    case traceRemoved
     /// A two-way feed's top rule became true (data: `distanceToTop`).
     case reachedTop
     /// A two-way feed's top rule became false.

@@ -226,6 +226,7 @@ struct LimitsTests {
         (["--max-outbound", "lots"], "--max-outbound"),
         (["--max-geometry-rate", "0"], "--max-geometry-rate"),
         (["--max-sessions", "0"], "--max-sessions"),
+        (["--max-log-bytes", "-1"], "--max-log-bytes"),
     ])
     func badLimitFlagsExitTwo(arguments: [String], mentioning: String) throws {
         let result = try runToCompletion(arguments)
@@ -240,7 +241,7 @@ struct LimitsTests {
             contentsOf: ServerProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         for flag in [
             "--max-message", "--max-outbound", "--max-geometry-rate", "--max-sessions", "--max-connecting",
-            "--hello-timeout", "--max-session-items",
+            "--hello-timeout", "--max-session-items", "--max-log-bytes",
         ] {
             #expect(result.stdout.contains(flag), "missing \(flag) in --help")
             #expect(readme.contains("`\(flag) "), "missing \(flag) in README")

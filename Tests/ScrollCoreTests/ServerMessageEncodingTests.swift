@@ -9,7 +9,7 @@ struct ServerMessageEncodingTests {
     /// The shape of a message, written from the protocol's field list, independently of the encoder.
     static func expected(_ message: ServerMessage) -> JSONValue {
         switch message {
-        case .welcome(let session, let resume, let config):
+        case .welcome(let session, let resume, let config, let recordingStopped):
             let presets: [JSONValue] = Preset.allCases.map {
                 let behavior = $0.behavior
                 return [
@@ -28,10 +28,12 @@ struct ServerMessageEncodingTests {
                     "meaning": .string($0.meaning), "failure": .bool($0.catalogEntry.failure),
                 ]
             }
-            return [
+            var fields: [String: JSONValue] = [
                 "type": "welcome", "session": .string(session), "resume": .string(resume), "config": config.json,
                 "presets": .array(presets), "events": .array(events),
             ]
+            if let recordingStopped { fields["recordingStopped"] = .string(recordingStopped) }
+            return .object(fields)
         case .items(let items):
             var fields: [String: JSONValue] = [
                 "type": "items", "op": .string(items.op.rawValue), "rev": .int(items.rev),
@@ -77,6 +79,7 @@ struct ServerMessageEncodingTests {
                     "start": .int(window.start), "count": .int(window.count), "limit": .int(window.limit),
                 ]
             }
+            if let recordingStopped = state.recordingStopped { fields["recordingStopped"] = .string(recordingStopped) }
             return .object(fields)
         case .event(let record):
             var fields = expected(record).object!
@@ -165,6 +168,10 @@ struct ServerMessageEncodingTests {
         }
         messages.append(.error(ProtocolError(.badMessage, #"missing field "phase""#, ref: 12)))
         messages.append(.pong(id: ["n": 1, "s": "x"]))
+        // What only the server adds: a session whose log folder is full.
+        messages += messages.filter { $0.kind == .welcome || $0.kind == .state }.prefix(2).map {
+            $0.noting(recordingStopped: "not recorded: the \"log\" folder is full")
+        }
         return messages
     }
 
