@@ -67,7 +67,7 @@ struct IOSExampleTraceTests {
 
     @Test func theRubberBandHalvesAPullUnderRefreshOffsetObservable() throws {
         // 150 px of finger travel past the top: the browser's page shows all of it (past −100: a refresh), the
-        // rubber band shows 77 pt (no refresh); the design needs 206 pt of finger travel on an iPhone.
+        // rubber band shows 75 pt (no refresh); the design needs 206 pt of finger travel on an iPhone.
         let scenario = Scenario(settings: ["preset": "refreshOffsetObservable"], steps: [.pull(150)])
         let browser = Self.run(scenario, .browser)
         let ios = Self.run(scenario, .ios)
