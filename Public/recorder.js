@@ -179,7 +179,8 @@ export class Recording {
     this.decisions = []; // event records the server sent back (its preset's decisions, live)
     this.error = null;
 
-    const hello = { type: "hello", version: 1, preset: this.preset, config: this.config, record: { page: location.href, name: this.name } };
+    // A foreign app is measured as the browser scrolls it.
+    const hello = { type: "hello", version: 1, preset: this.preset, config: { physics: "browser", ...this.config }, record: { page: location.href, name: this.name } };
     this.lines.push({
       kind: "header", format: TRACE_FORMAT, server: "recorder.js", session: "recorded", preset: this.preset, config: {},
       seed: 1, source: "synthetic", maxMessageBytes: 65536, recorder: { page: location.href, name: this.name },

@@ -146,7 +146,8 @@ feed.describe = (name) => described(name);
 const params = new URLSearchParams(location.search);
 const connection = new Connection({
   url: defaultSocketURL(),
-  helloFields: () => (params.get("preset") ? { preset: params.get("preset") } : {}),
+  // The page scrolls as the browser does until it drives the iOS model (js/ios-scroll.js); it says so.
+  helloFields: () => ({ ...(params.get("preset") ? { preset: params.get("preset") } : {}), config: { physics: "browser" } }),
   lastRev: () => feed.rev ?? 0,
 });
 

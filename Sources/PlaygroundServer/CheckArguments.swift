@@ -1,5 +1,6 @@
 import CommandLineOptions
 import ScrollCore
+import ScrollLab
 
 /// What `scroll-playground check` reads from its command line.
 struct CheckArguments: Sendable {
@@ -20,6 +21,21 @@ struct CheckArguments: Sendable {
             .text("out", "DIR", help: "where the minimal traces go", \.command.outDirectory),
             .choice("format", help: "table or JSON", \.command.format),
             .integer("threads", help: "threads (default: the cores)", \.command.threads, in: 1...256),
+            .repeatable(
+                "set", "KEY=VALUE",
+                help: "the simulated page: physics=ios|browser (default ios), contentSize=exact|lazyEstimate",
+                apply: { (arguments, text) throws(OptionError) in try set(&arguments, text) }),
             .help(),
         ])
+
+    private static func set(_ arguments: inout CheckArguments, _ text: String) throws(OptionError) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw .invalidValue(option: "set", expected: "KEY=VALUE", text: text)
+        }
+        do {
+            try arguments.command.set(key: String(text[..<equals]), text: String(text[text.index(after: equals)...]))
+        } catch {
+            throw .rejected(option: "set", reason: error.description, text: text)
+        }
+    }
 }

@@ -21,8 +21,37 @@ public struct CheckCommand: Sendable {
     public var outDirectory = "check-traces"
     public var format = CheckFormat.text
     public var threads: Int?
+    /// How the simulated page scrolls (`--set physics=`).
+    public var physics = ScrollConfig().physics
+    /// How its list reports the content size (`--set contentSize=`).
+    public var contentSize = ScrollConfig().contentSize
 
     public init() {}
+
+    /// The settings `check --set` takes: the page's, which the generated scenarios do not vary.
+    public static let settableKeys = ["physics", "contentSize"]
+
+    /// Sets one of ``settableKeys`` from its text.
+    public mutating func set(key: String, text: String) throws(LabError) {
+        switch key {
+        case "physics":
+            guard let value = ScrollPhysics(rawValue: text) else {
+                throw .badValue(
+                    key: key, reason: "must be one of \(ScrollPhysics.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            physics = value
+        case "contentSize":
+            guard let value = ContentSizeModel(rawValue: text) else {
+                throw .badValue(
+                    key: key,
+                    reason: "must be one of \(ContentSizeModel.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            contentSize = value
+        default:
+            throw .unknownKey(key, accepted: Self.settableKeys)
+        }
+    }
 
     /// What the run found and its report.
     public struct Outcome: Sendable {
@@ -36,11 +65,13 @@ public struct CheckCommand: Sendable {
         let budget = UInt64(seconds * 1e9)
         let checker = Checker(
             seed: UInt64(seed), scenarios: scenarios, presets: preset.map { [$0] } ?? Preset.allCases,
-            reducer: reducer)
+            reducer: reducer,
+            fixed: ["physics": .string(physics.rawValue), "contentSize": .string(contentSize.rawValue)])
         let results = checker.run(threads: threads ?? ProcessInfo.processInfo.activeProcessorCount) {
             DispatchTime.now().uptimeNanoseconds - started > budget
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let page = "physics \(physics.rawValue), contentSize \(contentSize.rawValue)"
         var paths: [String: String] = [:]
         let findings = results.flatMap(\.findings)
         if !findings.isEmpty {
@@ -58,8 +89,8 @@ public struct CheckCommand: Sendable {
         }
         let report =
             format == .json
-            ? Self.json(results, paths: paths, seed: seed, seconds: elapsed).jsonString
-            : Self.text(results, paths: paths, seed: seed, seconds: elapsed)
+            ? Self.json(results, paths: paths, seed: seed, seconds: elapsed, page: page).jsonString
+            : Self.text(results, paths: paths, seed: seed, seconds: elapsed, page: page)
         return Outcome(results: results, report: report)
     }
 
@@ -79,7 +110,9 @@ public struct CheckCommand: Sendable {
             + finding.trace.lines.map { $0.json.jsonString + "\n" }.joined()
     }
 
-    static func text(_ results: [Checker.PresetResult], paths: [String: String], seed: Int, seconds: Double) -> String {
+    static func text(
+        _ results: [Checker.PresetResult], paths: [String: String], seed: Int, seconds: Double, page: String
+    ) -> String {
         var rows = [["preset"] + Property.allCases.map(\.heading)]
         var notes: [String] = []
         for result in results {
@@ -101,14 +134,14 @@ public struct CheckCommand: Sendable {
         }
         let counts = results.map { "\($0.preset.rawValue) \($0.scenarios)" }.joined(separator: ", ")
         return LabFormat.align(rows) + "\n\n" + (notes.isEmpty ? "" : notes.joined(separator: "\n") + "\n\n")
-            + "seed \(seed); scenarios per preset: \(counts); \(LabFormat.number((seconds * 10).rounded() / 10)) s"
+            + "seed \(seed); \(page); scenarios per preset: \(counts); \(LabFormat.number((seconds * 10).rounded() / 10)) s"
     }
 
-    static func json(_ results: [Checker.PresetResult], paths: [String: String], seed: Int, seconds: Double)
-        -> JSONValue
-    {
+    static func json(
+        _ results: [Checker.PresetResult], paths: [String: String], seed: Int, seconds: Double, page: String
+    ) -> JSONValue {
         .object([
-            "seed": .int(seed), "seconds": .number((seconds * 10).rounded() / 10),
+            "seed": .int(seed), "seconds": .number((seconds * 10).rounded() / 10), "page": .string(page),
             "presets": .array(
                 results.map { result in
                     var properties: [String: JSONValue] = [:]

@@ -99,6 +99,23 @@ extension PlaygroundCommand {
             throw UsageError(error, prefix: "simulate: ", seeAlso: "simulate --help")
         }
         var command = parsed.command
+        if let word = parsed.words.first {
+            guard word == "merge", parsed.words.count > 1 else {
+                throw UsageError(
+                    word == "merge"
+                        ? "simulate merge: name the shard files" : "simulate: unexpected argument '\(word)'")
+            }
+            guard parsed.sweeps.isEmpty, command.shard == nil else {
+                throw UsageError(
+                    "simulate merge: takes shard files, --format, --plot and --metric, not --sweep or --shard")
+            }
+            command.mergeFiles = Array(parsed.words.dropFirst())
+            return .simulate(command)
+        }
+        if command.shard != nil, parsed.sweeps.isEmpty { throw UsageError("simulate: --shard needs --sweep") }
+        if command.shard != nil, command.plot != nil || command.format != .text {
+            throw UsageError("simulate: --shard prints its slice as JSON; --format and --plot belong to merge")
+        }
         do {
             command.axes = try parsed.sweeps.map { (text) throws(LabError) in try SweepAxis(parsing: text) }
             _ = try Sweep(base: command.simulation, axes: command.axes, runs: command.runs)
@@ -126,10 +143,12 @@ extension PlaygroundCommand {
     public static var simulateUsage: String {
         ([
             "Usage: scroll-playground simulate [options]",
+            "       scroll-playground simulate merge SHARD.json… [--format F] [--plot FILE.svg] [--metric NAME]",
             "",
             "Runs a simulated user on a simulated page through the scroll logic on a virtual clock (no sockets,",
             "no sleeping) and reports what the user felt: stall at the end, requests, pages never seen, refreshes",
-            "per pull, items in the DOM. With --sweep it runs every combination and prints a table.",
+            "per pull, items in the DOM. With --sweep it runs every combination and prints a table; with",
+            "--shard K/N one slice of it, which `simulate merge` joins into the table of the whole grid.",
             "",
         ] + SimulateArguments.parser.helpLines()).joined(separator: "\n")
     }

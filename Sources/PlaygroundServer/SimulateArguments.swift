@@ -17,6 +17,8 @@ struct SimulateArguments: Sendable {
     var command = SimulateCommand()
     /// `--sweep` as given, read once every option is in.
     var sweeps: [String] = []
+    /// Words that are not options: `merge FILES…`.
+    var words: [String] = []
 
     /// Every option of `simulate`, in the order `--help` lists them.
     static let parser = OptionParser(
@@ -46,9 +48,20 @@ struct SimulateArguments: Sendable {
                 \.command.plot),
             .text("metric", "NAME", help: "the metric --plot draws", \.command.metric),
             .integer("threads", help: "threads a sweep runs on (default: the cores)", \.command.threads, in: 1...256),
+            Option(
+                "shard", "K/N",
+                help: "run slice K of N of the sweep's grid and print it as JSON for `simulate merge FILES…`",
+                default: { _ in nil },
+                apply: { (arguments, text) throws(OptionError) in
+                    guard let slice = SweepShard.parseSlice(text) else {
+                        throw .invalidValue(option: "shard", expected: "K/N with 1 ≤ K ≤ N ≤ 10000", text: text)
+                    }
+                    arguments.command.shard = slice
+                }),
             .switch("timing", help: "print the wall-clock time taken to standard error", \.command.timing),
             .help(),
-        ])
+        ]
+    ).keepingWords(in: \.words)
 
     /// An option that sets one simulation key.
     private static func key(_ name: String, _ valueName: String, help: String) -> Option<SimulateArguments> {

@@ -15,6 +15,10 @@ public struct SimulateCommand: Sendable {
     /// Threads for a sweep; nil uses every core.
     public var threads: Int?
     public var timing = false
+    /// `--shard K/N`: run one slice of the sweep and print it as a shard file.
+    public var shard: (k: Int, n: Int)?
+    /// `simulate merge FILES…`: join shard files instead of running.
+    public var mergeFiles: [String]?
 
     public init() {}
 
@@ -31,6 +35,7 @@ public struct SimulateCommand: Sendable {
 
     /// Runs it and renders the report; a plot goes to its file.
     public func run() throws(UsageError) -> String {
+        if let mergeFiles { return try merge(mergeFiles) }
         let started = DispatchTime.now()
         let output: String
         let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
@@ -58,18 +63,15 @@ public struct SimulateCommand: Sendable {
                 throw UsageError("simulate: \(error)")
             }
             points = sweep.points.count
-            let result = sweep.run(threads: workers)
-            if let plot {
-                do {
-                    let svg = try SweepPlot(result: result, metric: metric).svg()
-                    try Data(svg.utf8).write(to: URL(fileURLWithPath: plot))
-                } catch let error as LabError {
-                    throw UsageError("simulate: \(error)")
-                } catch {
-                    throw UsageError("simulate: cannot write \(plot): \(error.localizedDescription)")
-                }
+            if let shard {
+                let slice = sweep.run(shard: shard.k, of: shard.n, threads: workers)
+                points = slice.rows.count
+                output = slice.json.jsonString
+            } else {
+                let result = sweep.run(threads: workers)
+                try drawPlot(result)
+                output = render(result)
             }
-            output = render(result)
         }
         if timing {
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
@@ -79,6 +81,46 @@ public struct SimulateCommand: Sendable {
                     + "on \(axes.isEmpty ? 1 : workers) thread(s)")
         }
         return output
+    }
+
+    /// Joins shard files into the table, JSON or CSV (and plot) of one run of the whole sweep.
+    private func merge(_ files: [String]) throws(UsageError) -> String {
+        var shards: [SweepShard] = []
+        for file in files {
+            let text: String
+            do {
+                text = try String(contentsOfFile: file, encoding: .utf8)
+            } catch {
+                throw UsageError("simulate merge: cannot read \(file): \(error.localizedDescription)")
+            }
+            do {
+                shards.append(try SweepShard(parsing: try JSONParser.parse(text)))
+            } catch let error as LabError {
+                throw UsageError("simulate merge: \(file): \(error)")
+            } catch {
+                throw UsageError("simulate merge: \(file): not JSON: \(error)")
+            }
+        }
+        let result: SweepResult
+        do {
+            result = try SweepShard.merge(shards)
+        } catch {
+            throw UsageError("simulate \(error)")
+        }
+        try drawPlot(result)
+        return render(result)
+    }
+
+    private func drawPlot(_ result: SweepResult) throws(UsageError) {
+        guard let plot else { return }
+        do {
+            let svg = try SweepPlot(result: result, metric: metric).svg()
+            try Data(svg.utf8).write(to: URL(fileURLWithPath: plot))
+        } catch let error as LabError {
+            throw UsageError("simulate: \(error)")
+        } catch {
+            throw UsageError("simulate: cannot write \(plot): \(error.localizedDescription)")
+        }
     }
 
     private func render(_ report: SimulationReport) -> String {

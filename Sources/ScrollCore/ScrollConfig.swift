@@ -48,6 +48,11 @@ public struct ScrollConfig: Equatable, Hashable, Sendable {
     /// The most items the page holds (0 = unbounded): past it the server trims items far from the viewport
     /// at the other end and loads them back when the user scrolls toward them.
     public var windowSize: Int = 0
+    /// How the page moves: an iPhone's scroll view (the default) or the browser's. A trace without it was
+    /// recorded under `browser`.
+    public var physics: ScrollPhysics = .ios
+    /// How the list reports its content size: every row exact, or a lazy stack's estimate.
+    public var contentSize: ContentSizeModel = .exact
 
     public init() {}
 
@@ -201,6 +206,10 @@ extension ScrollConfig {
             "windowSize", "window-size",
             "the most items the page holds, trimmed far from the viewport and loaded back (0 = unbounded)",
             \.windowSize, 0...maxWindowSize),
+        .choice("physics", "physics", "how the page scrolls: an iPhone's scroll view or the browser's", \.physics),
+        .choice(
+            "contentSize", "content-size", "how the list reports its content size: exact rows or a lazy estimate",
+            \.contentSize),
     ]
 
     /// The names of every setting.

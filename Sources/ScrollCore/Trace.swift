@@ -238,6 +238,8 @@ extension Trace {
         guard let server = members["server"]?.string else { throw TraceError(line: 1, "\"server\" must be a string") }
         guard let fields = members["config"]?.object else { throw TraceError(line: 1, "\"config\" must be an object") }
         var config = ScrollConfig()
+        // Traces from before the `physics` setting were recorded on the browser's scrolling.
+        config.physics = .browser
         do {
             // Readers ignore what they do not know, settings of a newer server included.
             try config.apply(fields.filter { ScrollConfig.settingNames.contains($0.key) })

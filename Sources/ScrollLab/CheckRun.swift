@@ -15,6 +15,8 @@ public struct CheckRun {
     /// Stop (and stop recording) at the first violation of this property.
     let stopAt: Property?
     let home: Preset
+    /// Whether gestures are a finger on the iOS model or the browser's scrolling.
+    let physics: ScrollPhysics
     var stopped = false
 
     // Monitor state.
@@ -35,8 +37,11 @@ public struct CheckRun {
         _ scenario: Scenario, record: Bool = false, stopAt: Property? = nil,
         reducer: @escaping LabReducer = LabSession.scrollCore
     ) {
-        session = LabSession(layout: scenario.layout, record: record, reducer: reducer)
+        var layout = scenario.layout
+        layout.contentSize = scenario.contentSize
+        session = LabSession(layout: layout, record: record, reducer: reducer)
         home = scenario.preset
+        physics = scenario.physics
         self.stopAt = stopAt
         let opening = session.hello(scenario.settings)
         after(opening)
@@ -57,6 +62,7 @@ public struct CheckRun {
     // MARK: Steps
 
     private mutating func perform(_ step: Scenario.Step) {
+        if physics == .ios, performTouch(step) { return }
         switch step {
         case .fling(let velocity):
             var speed = velocity
@@ -99,6 +105,47 @@ public struct CheckRun {
             if preset == home, session.state.reachedBottom { switchedAtBottom = true }
             after(effects)
         }
+    }
+
+    /// A gesture step as a finger on the iOS model: the finger's frames, the lift at its speed, the model's
+    /// frames until it rests. False for steps that are not gestures.
+    private mutating func performTouch(_ step: Scenario.Step) -> Bool {
+        let perSecond = 1000 / Double(Self.frameMs)
+        switch step {
+        case .fling(let velocity):
+            for _ in 0..<3 { frame(.interacting) { $0.drag(by: velocity) } }
+            lift(velocity: velocity * perSecond)
+        case .drag(let speed, let frames):
+            for _ in 0..<frames where !stopped { frame(.interacting) { $0.drag(by: speed) } }
+            lift(velocity: speed * perSecond)
+        case .pull(let distance):
+            // `distance` is finger travel past the top: the rubber band shows about half of it.
+            if session.page.scroll > 0 { frame(.idle) { $0.scroll = 0 } }
+            var travelled = 0.0
+            while !stopped, travelled < distance {
+                let step = min(8, distance - travelled)
+                travelled += step
+                frame(.interacting) { $0.drag(by: -step) }
+            }
+            frame(.interacting) { $0.drag(by: 0) }
+            lift(velocity: 0)
+        case .toEnd, .toTop, .pause, .resize, .switchPreset:
+            return false
+        }
+        return true
+    }
+
+    /// The finger lifts; the model's frames follow until it rests, then an idle frame.
+    private mutating func lift(velocity: Double) {
+        guard !stopped else { return }
+        session.page.lift(velocity: velocity)
+        var frames = 0
+        // A bound well past the longest coast (momentum from 200 px a frame rests in about 7 s).
+        while !stopped, session.page.motion.motion != .idle, frames < 1000 {
+            frames += 1
+            frame(.decelerating) { $0.advanceMotion(ms: Double(Self.frameMs)) }
+        }
+        frame(.idle) { _ in }
     }
 
     /// One frame: timers up to its time, the movement, then the geometry.
@@ -223,7 +270,9 @@ public struct CheckRun {
             landedPages = max(landedPages, entry.data["page"]?.number.map(Int.init) ?? 0)
             failedSinceLastLoad = false
         case .refreshFinished:
-            failedSinceLastLoad = false
+            // A refresh that lands while a failed page waits for its back-off retry leaves that failure open.
+            let retrying = session.pending.contains { if case .loadRetry = $0.id { true } else { false } }
+            if !retrying { failedSinceLastLoad = false }
         case .loadMoreFailed, .refreshFailed:
             failedSinceLastLoad = true
         default:

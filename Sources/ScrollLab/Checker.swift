@@ -43,17 +43,20 @@ public struct Checker: Sendable {
     public var scenarios: Int
     public var presets: [Preset]
     public var reducer: LabReducer
+    /// Settings every scenario has (`physics`, `contentSize`), beside the generated ones.
+    public var fixed: [String: JSONValue]
     /// Runs a candidate shrink may take per finding.
     public var shrinkBudget = 3000
 
     public init(
         seed: UInt64 = 1, scenarios: Int = 300, presets: [Preset] = Preset.allCases,
-        reducer: @escaping LabReducer = LabSession.scrollCore
+        reducer: @escaping LabReducer = LabSession.scrollCore, fixed: [String: JSONValue] = [:]
     ) {
         self.seed = seed
         self.scenarios = scenarios
         self.presets = presets
         self.reducer = reducer
+        self.fixed = fixed
     }
 
     /// Checks every preset on `threads` threads; `expired` says when the time is up (checked between runs).
@@ -75,7 +78,7 @@ public struct Checker: Sendable {
         let open = Property.allCases.filter { $0.applies(to: preset) }
         for index in 0..<scenarios {
             if expired() || findings.count == open.count { break }
-            let scenario = Scenario.random(preset: preset, seed: SeededGenerator.mix(seed, index))
+            let scenario = Scenario.random(preset: preset, seed: SeededGenerator.mix(seed, index), fixed: fixed)
             let run = CheckRun(scenario, reducer: reducer)
             ran += 1
             for violation in run.violations where !findings.contains(where: { $0.property == violation.property }) {

@@ -2,17 +2,28 @@ import ScrollCore
 
 /// What the simulated user does in one frame.
 public struct FrameIntent: Equatable, Sendable {
+    /// A finger on the glass, fed to the iOS model (`physics` `ios`): the page moves as the model says.
+    public enum Touch: Equatable, Sendable {
+        /// The finger is down and moves the content by this many px (positive: toward the end).
+        case drag(Double)
+        /// The finger lifts, at the speed of its last movement.
+        case lift
+    }
+
     /// Pixels to scroll by (positive: down), kept within the content by the page.
     public var scrollBy = 0.0
     /// The pull past the top to show, px; nil leaves it as it is.
     public var pull: Double?
     /// The phase the page reports.
     public var phase = ScrollPhase.idle
+    /// The finger, when the iOS model moves the page (then `scrollBy`, `pull` and `phase` are not read).
+    public var touch: Touch?
 
-    public init(scrollBy: Double = 0, pull: Double? = nil, phase: ScrollPhase = .idle) {
+    public init(scrollBy: Double = 0, pull: Double? = nil, phase: ScrollPhase = .idle, touch: Touch? = nil) {
         self.scrollBy = scrollBy
         self.pull = pull
         self.phase = phase
+        self.touch = touch
     }
 }
 
@@ -49,14 +60,23 @@ public struct Gesture: GestureDriver, Sendable {
         case pull(Double)
         /// Let go of a pull: it springs back.
         case release
+        /// iOS: the finger holds still for a frame, then lifts.
+        case hold
+        /// iOS: the finger lifts this frame.
+        case lift(afterPull: Bool)
+        /// iOS: the finger lifted; the model moves the page until it rests.
+        case momentum(afterPull: Bool)
     }
 
     public let kind: GestureKind
+    /// Whether the user's finger drives the iOS model (`ios`) or the browser's scrolling.
+    public let physics: ScrollPhysics
     private var generator: SeededGenerator
     private var segment: Segment
 
-    public init(_ kind: GestureKind, seed: UInt64) {
+    public init(_ kind: GestureKind, seed: UInt64, physics: ScrollPhysics = .browser) {
         self.kind = kind
+        self.physics = physics
         generator = SeededGenerator(seed: seed ^ 0x6E57_0000)
         segment = .rest(1)
     }
@@ -72,6 +92,13 @@ public struct Gesture: GestureDriver, Sendable {
     }
 
     public mutating func next(page: SimulatedPage, refreshing: Bool) -> FrameIntent {
+        physics == .ios
+            ? touchNext(page: page, refreshing: refreshing) : browserNext(page: page, refreshing: refreshing)
+    }
+
+    /// The same user as a finger on an iPhone: drags and flicks lift at the finger's speed and the model
+    /// coasts; a pull is finger travel (the rubber band shows about half of it), held, then let go.
+    private mutating func touchNext(page: SimulatedPage, refreshing: Bool) -> FrameIntent {
         switch segment {
         case .rest(let left):
             if left > 1 {
@@ -79,7 +106,46 @@ public struct Gesture: GestureDriver, Sendable {
                 return FrameIntent()
             }
             segment = start(page: page, refreshing: refreshing)
-            return next(page: page, refreshing: refreshing)
+            return touchNext(page: page, refreshing: refreshing)
+        case .drag(let speed, let left):
+            segment = left > 1 ? .drag(speed, left - 1) : .lift(afterPull: false)
+            return FrameIntent(touch: .drag(speed))
+        case .flick(let speed, let left):
+            segment = left > 1 ? .flick(speed, left - 1) : .lift(afterPull: false)
+            return FrameIntent(touch: .drag(speed))
+        case .coast, .lift(afterPull: false):
+            segment = .momentum(afterPull: false)
+            return FrameIntent(touch: .lift)
+        case .pull(let target):
+            // `target` is finger travel past the top; the page shows the rubber band of it.
+            let travelled = IOSScrollModel.rubberBandInverse(page.pull, dimension: page.layout.containerHeight)
+            if travelled + 4 >= target { segment = .hold }
+            return FrameIntent(touch: .drag(-min(4, max(0, target - travelled))))
+        case .hold:
+            segment = .lift(afterPull: true)
+            return FrameIntent(touch: .drag(0))
+        case .release, .lift(afterPull: true):
+            segment = .momentum(afterPull: true)
+            return FrameIntent(touch: .lift)
+        case .momentum(let afterPull):
+            guard page.motion.motion == .idle else { return FrameIntent() }
+            segment = afterPull ? self.afterPull(refreshing: refreshing) : rest()
+            return touchNext(page: page, refreshing: refreshing)
+        }
+    }
+
+    private mutating func browserNext(page: SimulatedPage, refreshing: Bool) -> FrameIntent {
+        switch segment {
+        case .rest(let left):
+            if left > 1 {
+                segment = .rest(left - 1)
+                return FrameIntent()
+            }
+            segment = start(page: page, refreshing: refreshing)
+            return browserNext(page: page, refreshing: refreshing)
+        case .hold, .lift, .momentum:
+            segment = rest()
+            return FrameIntent()
         case .drag(let speed, let left):
             segment = left > 1 ? .drag(speed, left - 1) : rest()
             return FrameIntent(scrollBy: speed, phase: .interacting)

@@ -16,6 +16,8 @@ public enum LabError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyPoints(Int, limit: Int)
     /// A plot needs one or two swept keys.
     case plotNeedsOneOrTwoKeys(Int)
+    /// Shard files that cannot be merged (unreadable, of different sweeps, incomplete).
+    case badShard(String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,7 @@ public enum LabError: Error, Equatable, Sendable, CustomStringConvertible {
         case .repeatedKey(let key): "'\(key)' is swept twice"
         case .tooManyPoints(let count, let limit): "the grid has \(count) points; at most \(limit)"
         case .plotNeedsOneOrTwoKeys(let count): "--plot draws one or two swept keys, not \(count)"
+        case .badShard(let reason): "merge: \(reason)"
         }
     }
 }

@@ -14,6 +14,8 @@ public struct PageLayout: Equatable, Hashable, Sendable {
     public var itemHeight = 72.0
     /// How far short of the exact end the browser stops scrolling (browser zoom leaves 0.4 px), px.
     public var endShortfall = 0.0
+    /// How the list reports its content size (the session's `contentSize` setting).
+    public var contentSize = ContentSizeModel.exact
 
     public init() {}
 }

@@ -36,17 +36,27 @@ public struct Scenario: Equatable, Sendable {
     /// The preset the scenario opens with.
     public var preset: Preset { settings["preset"]?.string.flatMap(Preset.init(rawValue:)) ?? .playground }
 
+    /// How the page scrolls (`physics`, by default the session's default, `ios`).
+    public var physics: ScrollPhysics {
+        settings["physics"]?.string.flatMap(ScrollPhysics.init(rawValue:)) ?? ScrollConfig().physics
+    }
+
+    /// How the list reports its content size (`contentSize`).
+    public var contentSize: ContentSizeModel {
+        settings["contentSize"]?.string.flatMap(ContentSizeModel.init(rawValue:)) ?? ScrollConfig().contentSize
+    }
+
     /// How long the user keeps still at the end of every scenario, ms: long enough for any stall to show.
     public static let finalPauseMs = 16_000
 
     /// A random scenario for `preset`, from `seed`.
-    public static func random(preset: Preset, seed: UInt64) -> Scenario {
+    public static func random(preset: Preset, seed: UInt64, fixed: [String: JSONValue] = [:]) -> Scenario {
         var random = SeededGenerator(seed: seed)
         func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
         func draw(_ range: ClosedRange<Double>) -> Double {
             range.lowerBound + Double(random.next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
         }
-        let settings: [String: JSONValue] = [
+        var settings: [String: JSONValue] = [
             "preset": .string(preset.rawValue),
             "loadLatencyMs": .int(pick([0, 100, 300, 600, 1500])),
             "refreshLatencyMs": .int(pick([200, 1200, 2500])),
@@ -57,6 +67,8 @@ public struct Scenario: Equatable, Sendable {
             "maxItems": .int(pick([60, 200])),
             "seed": .int(Int(random.next() % 1_000_000)),
         ]
+        // The settings the run fixes (`physics`, `contentSize`) hold for every scenario.
+        settings.merge(fixed) { _, fixed in fixed }
         var layout = PageLayout()
         layout.containerHeight = pick([700, 699.7, 844, 400])
         layout.endShortfall = pick([0, 0, 0.4])

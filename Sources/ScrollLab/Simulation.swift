@@ -19,32 +19,52 @@ public struct Simulation: Equatable, Sendable {
 
     /// Runs the session with the user of ``gesture``.
     public func run() -> SimulationReport {
-        var user = Gesture(gesture, seed: config.seed)
+        var user = Gesture(gesture, seed: config.seed, physics: config.physics)
         return run(driver: &user)
     }
 
-    /// Runs the session with any user.
+    /// Runs the session with any user. Intents with a ``FrameIntent/touch`` drive the iOS model (under
+    /// `physics` `browser` they fall back to its scrolling); the others move the page as they say.
     public func run(driver: inout some GestureDriver) -> SimulationReport {
-        var session = LabSession(source: source, layout: layout)
+        var pageLayout = layout
+        pageLayout.contentSize = config.contentSize
+        var session = LabSession(source: source, layout: pageLayout)
         var meter = Meter(pullThreshold: config.pullThreshold)
         let opening = session.hello(config.recordedJSON.object ?? [:])
         meter.observe(opening, session: session, at: 0)
         let frames = Int((seconds * hz).rounded())
         let end = Int64((seconds * 1000).rounded())
+        var finger = 0.0
+        var previous: Int64 = 0
         for frame in 1...max(1, frames) {
             let t = Int64((Double(frame) * 1000 / hz).rounded())
             while let fired = session.fireNext(upTo: t) {
                 meter.observe(fired.effects, session: session, at: session.now)
             }
             session.advanceClock(to: t)
+            session.page.advanceMotion(ms: Double(t - previous))
+            previous = t
             let intent = driver.next(page: session.page, refreshing: session.state.refreshing)
-            if let pull = intent.pull, session.page.scroll <= 0 {
-                session.page.pull = max(0, pull)
-            } else if intent.scrollBy != 0 {
-                session.page.pull = 0
-                session.page.scroll(by: intent.scrollBy)
+            var phase = intent.phase
+            switch intent.touch {
+            case .drag(let delta)?:
+                session.page.drag(by: delta)
+                finger = delta * hz
+                phase = session.page.motion.phase
+            case .lift?:
+                session.page.lift(velocity: finger)
+                finger = 0
+                phase = session.page.motion.phase
+            case nil:
+                if let pull = intent.pull, session.page.scroll <= 0 {
+                    session.page.pull = max(0, pull)
+                } else if intent.scrollBy != 0 {
+                    session.page.pull = 0
+                    session.page.scroll(by: intent.scrollBy)
+                }
+                if session.page.motion.motion != .idle { phase = session.page.motion.phase }
             }
-            if let effects = session.sendGeometry(phase: intent.phase) {
+            if let effects = session.sendGeometry(phase: phase) {
                 meter.observe(effects, session: session, at: t)
             }
             meter.frame(session: session, at: t)
@@ -124,7 +144,7 @@ private struct Meter {
     var firstUnseen = 0
     var contentHeight = 0.0
     /// The pull in progress: its deepest point and the refreshes it started.
-    var pull: (deepest: Double, refreshes: Int)?
+    var pull: (deepest: Double, refreshes: Int, touched: Bool)?
 
     init(pullThreshold: Double) {
         self.pullThreshold = pullThreshold
@@ -183,12 +203,14 @@ private struct Meter {
             landed[firstUnseen].seen = true
             firstUnseen += 1
         }
-        // Pulls: from the first pixel past the top until it springs back.
+        // Pulls: from the first pixel past the top until it springs back; a fling's bounce at the top is
+        // no pull (nothing was under the finger).
         if page.pull > 0 {
-            pull = (max(pull?.deepest ?? 0, page.pull), pull?.refreshes ?? 0)
+            let touched = (pull?.touched ?? false) || session.lastSent?.phase == .interacting
+            pull = (max(pull?.deepest ?? 0, page.pull), pull?.refreshes ?? 0, touched)
         } else if let finished = pull {
             pull = nil
-            if finished.deepest >= pullThreshold {
+            if finished.deepest >= pullThreshold, finished.touched {
                 report.pulls += 1
                 report.pullRefreshes += finished.refreshes
                 if finished.refreshes == 0 { report.pullsWithoutRefresh += 1 }

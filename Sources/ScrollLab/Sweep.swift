@@ -58,9 +58,13 @@ public struct Sweep: Sendable {
         self.runs = max(1, runs)
     }
 
+    /// A slice of the grid to run instead of all of it (``run(shard:of:threads:)``).
+    var pointsOverride: [[String]]?
+
     /// The grid's points, first key outermost: each the values of the keys, in order.
     public var points: [[String]] {
-        axes.reduce([[]]) { grid, axis in grid.flatMap { point in axis.values.map { point + [$0] } } }
+        pointsOverride
+            ?? axes.reduce([[]]) { grid, axis in grid.flatMap { point in axis.values.map { point + [$0] } } }
     }
 
     /// One point's simulation.

@@ -57,9 +57,10 @@ struct LabCommandTests {
     @Test func checkWritesMinimalTracesThatReplayWithNoDifferences() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let result = try runToCompletion([
-            "check", "--preset", "customScrollView", "--scenarios", "300", "--seconds", "60", "--out", directory,
-        ])
+        let result = try runToCompletion(
+            [
+                "check", "--preset", "customScrollView", "--scenarios", "300", "--seconds", "60", "--out", directory,
+            ], timeout: 100)
         #expect(result.status == 0)
         #expect(result.stdout.contains("customScrollView"))
         #expect(result.stdout.contains("FAIL"))

@@ -27,6 +27,7 @@ struct ScrollConfigTests {
                 "failureRate": 0, "refreshHoldMs": 2000, "axis": "vertical", "seed": 1, "compare": false,
                 "retryPolicy": "backoff", "retryBaseMs": 1000, "retryMaxMs": 30000, "retryMax": 5,
                 "topThreshold": 50, "startAt": 0, "newMessageEveryMs": 0, "windowSize": 0,
+                "physics": "ios", "contentSize": "exact",
             ])
     }
 
@@ -225,7 +226,7 @@ struct ScrollConfigTests {
                 "max-items",
                 "load-latency-ms", "refresh-latency-ms", "jitter-ms", "failure-rate", "refresh-hold-ms", "axis", "seed",
                 "compare", "retry-policy", "retry-base-ms", "retry-max-ms", "retry-max", "top-threshold", "start-at",
-                "new-message-every-ms", "window-size",
+                "new-message-every-ms", "window-size", "physics", "content-size",
             ])
         #expect(Set(ScrollConfig.settings.map(\.name)) == Set(ScrollConfig().json.object!.keys))
         #expect(ScrollConfig.settings.allSatisfy { !$0.help.isEmpty })

@@ -205,6 +205,11 @@ func runToCompletion(_ arguments: [String], timeout: TimeInterval = 20) throws -
     let outData = output.fileHandleForReading.readDataToEndOfFile()
     let errData = errors.fileHandleForReading.readDataToEndOfFile()
     while process.isRunning && Date() < deadline { process.waitUntilExit() }
+    // Past the deadline the status cannot be read from a running process: stop it first.
+    if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+    }
     return (
         process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self)
     )
