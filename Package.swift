@@ -3,8 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "scroll-playground",
+    // The libraries an app links (ScrollRules, ScrollRulesUI) need SwiftUI's iOS 17 / macOS 14 scroll APIs.
+    platforms: [.iOS(.v17), .macOS(.v14)],
     products: [
-        .executable(name: "scroll-playground", targets: ["scroll-playground"])
+        .executable(name: "scroll-playground", targets: ["scroll-playground"]),
+        .library(name: "ScrollRules", targets: ["ScrollRules"]),
     ],
     targets: [
         // libwebsockets from Debian's libwebsockets-dev, on libev through lws's libev plugin (LWSEventLoop);
@@ -16,8 +19,10 @@ let package = Package(
         ),
         // The one command-line parser both executables use: options declared once, help generated. No dependencies.
         .target(name: "CommandLineOptions"),
-        // The authoritative scroll logic: pure values and functions, no C, no Dispatch, no clock.
-        .target(name: "ScrollCore"),
+        // The rules an app links: geometry, presets, the per-feed controller. Pure Swift: no Foundation, no C, no libm.
+        .target(name: "ScrollRules"),
+        // The playground's session logic on top of ScrollRules: pure values and functions, no C, no Dispatch, no clock.
+        .target(name: "ScrollCore", dependencies: ["ScrollRules"]),
         // The lab: simulated users, setting sweeps and property checks on ScrollCore's virtual clock.
         .target(name: "ScrollLab", dependencies: ["ScrollCore"]),
         // HTTP + WebSocket server on libwebsockets; its lws plumbing (loop, inbox, write path) is `package` API.
