@@ -37,6 +37,8 @@ let package = Package(
         .executableTarget(name: "scroll-bench", dependencies: ["ScrollCore", "LWSClient", "CommandLineOptions"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
+        // The controller an app links against the session it is proven to decide like, and a consumer package.
+        .testTarget(name: "ScrollRulesTests", dependencies: ["ScrollRules", "ScrollCore", "ScrollLab"]),
         .testTarget(name: "ScrollLabTests", dependencies: ["ScrollLab", "ScrollCore"]),
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport", "LWSClient"]),
         .testTarget(

@@ -129,6 +129,12 @@ public struct FeedController: Sendable {
         return lastGeometry != nil && reachedBottom ? [.scrollToBottom] : []
     }
 
+    /// The app's feed changed its ends by other means (new items exist below, older ones above).
+    public mutating func feedChanged(hasMore more: Bool, hasPrevious previous: Bool) {
+        hasMore = more
+        hasPrevious = previous
+    }
+
     // MARK: Time and people
 
     /// The clock reached `now`: runs what was due by then (a scheduled retry, the end of a fixed hold).
@@ -378,4 +384,21 @@ public enum FeedAction: Equatable, Hashable, Sendable {
     case scrollToTop
     /// Scroll to the bottom: new items arrived while the reader was there.
     case scrollToBottom
+}
+
+extension FeedAction: CustomStringConvertible {
+    /// The action as the docs and the playground's log name it: `loadMore`, `retry(bottom, after: 1000 ms)`.
+    public var description: String {
+        switch self {
+        case .loadMore: "loadMore"
+        case .loadPrevious: "loadPrevious"
+        case .refresh: "refresh"
+        case .cancelLoadMore: "cancelLoadMore"
+        case .retry(let edge, let delay): "retry(\(edge.rawValue), after: \(delay) ms)"
+        case .gaveUp(let edge): "gaveUp(\(edge.rawValue))"
+        case .wake(let delay): "wake(after: \(delay) ms)"
+        case .scrollToTop: "scrollToTop"
+        case .scrollToBottom: "scrollToBottom"
+        }
+    }
 }
