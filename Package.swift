@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "scroll-playground", targets: ["scroll-playground"]),
         .library(name: "ScrollRules", targets: ["ScrollRules"]),
+        .library(name: "ScrollRulesUI", targets: ["ScrollRulesUI"]),
     ],
     targets: [
         // libwebsockets from Debian's libwebsockets-dev, on libev through lws's libev plugin (LWSEventLoop);
@@ -21,6 +22,8 @@ let package = Package(
         .target(name: "CommandLineOptions"),
         // The rules an app links: geometry, presets, the per-feed controller. Pure Swift: no Foundation, no C, no libm.
         .target(name: "ScrollRules"),
+        // The SwiftUI side: a view modifier (Apple platforms only) on a driver of plain Swift concurrency.
+        .target(name: "ScrollRulesUI", dependencies: ["ScrollRules"]),
         // The playground's session logic on top of ScrollRules: pure values and functions, no C, no Dispatch, no clock.
         .target(name: "ScrollCore", dependencies: ["ScrollRules"]),
         // The lab: simulated users, setting sweeps and property checks on ScrollCore's virtual clock.
@@ -38,7 +41,10 @@ let package = Package(
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
         // The controller an app links against the session it is proven to decide like, and a consumer package.
-        .testTarget(name: "ScrollRulesTests", dependencies: ["ScrollRules", "ScrollCore", "ScrollLab"]),
+        .testTarget(
+            name: "ScrollRulesTests",
+            dependencies: ["ScrollRules", "ScrollRulesUI", "ScrollCore", "ScrollLab", "PlaygroundServer"],
+            exclude: ["SwiftUIStub"]),
         .testTarget(name: "ScrollLabTests", dependencies: ["ScrollLab", "ScrollCore"]),
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport", "LWSClient"]),
         .testTarget(
