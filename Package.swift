@@ -50,8 +50,8 @@ let package = Package(
         .testTarget(
             name: "PlaygroundServerTests",
             dependencies: [
-                "PlaygroundServer", "LWSTransport", "LWSClient", "CommandLineOptions", "scroll-playground",
-                "scroll-bench",
+                "PlaygroundServer", "LWSTransport", "LWSClient", "CommandLineOptions", "ScrollRulesUI",
+                "scroll-playground", "scroll-bench",
             ]
         ),
     ],

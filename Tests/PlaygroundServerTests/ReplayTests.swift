@@ -118,8 +118,9 @@ struct ReplayTests {
             atPath: Self.examples.appendingPathComponent("traces").path
         )
         .filter { $0.hasSuffix(".jsonl") }
-        // 10 recorded (9 through the server's page, 1 from a foreign app), 5 found and shrunk by `check`.
-        #expect(traces.count == 18)
+        // Recorded through the server's page, from a foreign app, from ScrollRulesUI's recorder, and found
+        // and shrunk by `check`.
+        #expect(traces.count == 19)
         for name in traces {
             let result = try runToCompletion([
                 "replay", Self.examples.appendingPathComponent("traces/\(name)").path, "--diff",
