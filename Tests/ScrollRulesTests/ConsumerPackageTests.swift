@@ -18,7 +18,7 @@ struct ConsumerPackageTests {
     }
 
     @Test(.timeLimit(.minutes(10)))
-    func theDocsExampleBuildsAndPrintsWhatTheDocSays() throws {
+    func theDocsExampleBuildsAndPrintsWhatTheDocSays() async throws {
         let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/swiftui.md"), encoding: .utf8)
         let source = try Self.block("Sources/Demo/main.swift", in: doc)
         let expected = try Self.block("output", in: doc)
@@ -47,10 +47,12 @@ struct ConsumerPackageTests {
         try source.write(
             to: folder.appendingPathComponent("Sources/Demo/main.swift"), atomically: true, encoding: .utf8)
 
-        let build = try Self.run(["swift", "build", "--product", "Demo"], in: folder)
+        let build = try await onOwnThread { try Self.run(["swift", "build", "--product", "Demo"], in: folder) }
         #expect(build.status == 0, "the consumer package did not build:\n\(build.output)")
         guard build.status == 0 else { return }
-        let demo = try Self.run([folder.appendingPathComponent(".build/debug/Demo").path], in: folder)
+        let demo = try await onOwnThread {
+            try Self.run([folder.appendingPathComponent(".build/debug/Demo").path], in: folder)
+        }
         #expect(demo.status == 0)
         #expect(demo.output == expected)
     }

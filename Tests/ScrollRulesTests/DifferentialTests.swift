@@ -27,19 +27,22 @@ struct DifferentialTests {
         print("differential: \(names.count) traces, \(decisions) decisions agree")
     }
 
-    @Test(arguments: Preset.allCases)
-    func randomScenariosDecideTheSame(preset: Preset) {
-        var decisions = 0
-        var failures: [String] = []
-        for index in 0..<Self.scenariosPerPreset {
-            let scenario = Scenario.random(preset: preset, seed: SeededGenerator.mix(7, index))
-            let box = DifferentialBox()
-            _ = CheckRun(scenario, reducer: box.reducer)
-            let differential = box.differential.withLock { $0 }
-            decisions += differential.decisions
-            if let first = differential.mismatches.first, failures.count < 3 {
-                failures.append("scenario \(index) \(scenario): \(first)")
+    @Test(.serialized, arguments: Preset.allCases)
+    func randomScenariosDecideTheSame(preset: Preset) async throws {
+        let (decisions, failures) = try await onOwnThread { () -> (Int, [String]) in
+            var decisions = 0
+            var failures: [String] = []
+            for index in 0..<Self.scenariosPerPreset {
+                let scenario = Scenario.random(preset: preset, seed: SeededGenerator.mix(7, index))
+                let box = DifferentialBox()
+                _ = CheckRun(scenario, reducer: box.reducer)
+                let differential = box.differential.withLock { $0 }
+                decisions += differential.decisions
+                if let first = differential.mismatches.first, failures.count < 3 {
+                    failures.append("scenario \(index) \(scenario): \(first)")
+                }
             }
+            return (decisions, failures)
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         print("differential: \(preset.rawValue): \(Self.scenariosPerPreset) scenarios, \(decisions) decisions agree")

@@ -50,18 +50,20 @@ struct SwiftUIStubTests {
     }
 
     /// Type-checks `source` as one file of an app that imports the stub, ScrollRules and ScrollRulesUI.
-    static func typeCheck(_ source: String, name: String) throws -> (status: Int32, output: String) {
-        let modules = try modules.get()
-        let file = modules.appendingPathComponent("\(name).swift")
-        try source.write(to: file, atomically: true, encoding: .utf8)
-        return try ConsumerPackageTests.run(
-            ["swiftc", "-typecheck", "-parse-as-library", "-swift-version", "6", "-I", modules.path, file.path],
-            in: modules)
+    static func typeCheck(_ source: String, name: String) async throws -> (status: Int32, output: String) {
+        try await onOwnThread {
+            let modules = try modules.get()
+            let file = modules.appendingPathComponent("\(name).swift")
+            try source.write(to: file, atomically: true, encoding: .utf8)
+            return try ConsumerPackageTests.run(
+                ["swiftc", "-typecheck", "-parse-as-library", "-swift-version", "6", "-I", modules.path, file.path],
+                in: modules)
+        }
     }
 
-    @Test func scrollRulesUITypeChecksAgainstTheStub() throws {
+    @Test func scrollRulesUITypeChecksAgainstTheStub() async throws {
         // Emitting ScrollRulesUI's module type-checked it; a view that uses the modifier checks its surface.
-        let result = try Self.typeCheck(
+        let result = try await Self.typeCheck(
             """
             import SwiftUI
             import ScrollRules
@@ -84,9 +86,9 @@ struct SwiftUIStubTests {
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test func aWrongSignatureFails() throws {
+    @Test func aWrongSignatureFails() async throws {
         // SwiftUI's action takes the old and the new value: a one-argument closure is refused.
-        let result = try Self.typeCheck(
+        let result = try await Self.typeCheck(
             """
             import SwiftUI
 
@@ -99,7 +101,7 @@ struct SwiftUIStubTests {
     }
 
     @Test(arguments: Preset.allCases)
-    func theExportedSnippetTypeChecks(preset: Preset) throws {
+    func theExportedSnippetTypeChecks(preset: Preset) async throws {
         var arguments = [
             "export", "--preset", preset.rawValue, "--set", "bottomThreshold=1500", "--set", "retryPolicy=none",
         ]
@@ -124,7 +126,7 @@ struct SwiftUIStubTests {
                 content\(call)
             }
             """
-        let result = try Self.typeCheck(source, name: "Snippet_\(preset.rawValue)")
+        let result = try await Self.typeCheck(source, name: "Snippet_\(preset.rawValue)")
         #expect(result.status == 0, "\(source)\n\(result.output)")
     }
 }
