@@ -10,7 +10,8 @@ import Testing
 @Suite(.serialized)
 struct SwiftUIStubTests {
     static let root = DifferentialTests.root
-    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scrollrules-stub-\(getpid())")
+    /// Under `.build`, made afresh by each run (a run's modules and files are left for a look afterwards).
+    static let folder = root.appendingPathComponent(".build/swiftui-stub")
 
     /// The stub, ScrollRules and ScrollRulesUI as modules in `folder`, emitted once.
     static let modules: Result<URL, Failure> = {
