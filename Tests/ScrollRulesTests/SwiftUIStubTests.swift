@@ -80,6 +80,14 @@ struct SwiftUIStubTests {
                 }
             }
 
+            struct Recorded<Content: View>: View {
+                let content: Content
+                let recorder: Binding<TraceRecorder>
+                var body: some View {
+                    content.recordScroll(into: recorder, send: { message in print(message) })
+                }
+            }
+
             func converted(_ geometry: SwiftUI.ScrollGeometry, _ phase: SwiftUI.ScrollPhase) -> (ScrollRules.ScrollGeometry, ScrollRules.ScrollPhase) {
                 (ScrollRules.ScrollGeometry(geometry), ScrollRules.ScrollPhase(phase))
             }
