@@ -47,7 +47,9 @@ struct ConsumerPackageTests {
         try source.write(
             to: folder.appendingPathComponent("Sources/Demo/main.swift"), atomically: true, encoding: .utf8)
 
-        let build = try await onOwnThread { try Self.run(["swift", "build", "--product", "Demo"], in: folder) }
+        let build = try await onOwnThread {
+            try Self.run(niced(["swift", "build", "--product", "Demo", "-j", "1"]), in: folder)
+        }
         #expect(build.status == 0, "the consumer package did not build:\n\(build.output)")
         guard build.status == 0 else { return }
         let demo = try await onOwnThread {

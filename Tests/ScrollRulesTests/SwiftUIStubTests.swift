@@ -43,10 +43,11 @@ struct SwiftUIStubTests {
 
     static func emitModule(_ name: String, _ files: [URL]) throws {
         let result = try ConsumerPackageTests.run(
-            [
-                "swiftc", "-emit-module", "-parse-as-library", "-swift-version", "6", "-module-name", name,
-                "-I", folder.path, "-emit-module-path", folder.appendingPathComponent("\(name).swiftmodule").path,
-            ] + files.map(\.path), in: folder)
+            niced(
+                [
+                    "swiftc", "-emit-module", "-parse-as-library", "-swift-version", "6", "-module-name", name,
+                    "-I", folder.path, "-emit-module-path", folder.appendingPathComponent("\(name).swiftmodule").path,
+                ] + files.map(\.path)), in: folder)
         guard result.status == 0 else { throw Failure(output: "\(name): \(result.output)") }
     }
 
@@ -57,7 +58,9 @@ struct SwiftUIStubTests {
             let file = modules.appendingPathComponent("\(name).swift")
             try source.write(to: file, atomically: true, encoding: .utf8)
             return try ConsumerPackageTests.run(
-                ["swiftc", "-typecheck", "-parse-as-library", "-swift-version", "6", "-I", modules.path, file.path],
+                niced([
+                    "swiftc", "-typecheck", "-parse-as-library", "-swift-version", "6", "-I", modules.path, file.path,
+                ]),
                 in: modules)
         }
     }
