@@ -3,8 +3,12 @@ import PackageDescription
 
 let package = Package(
     name: "scroll-playground",
+    // The libraries an app links (ScrollRules, ScrollRulesUI) need SwiftUI's iOS 17 / macOS 14 scroll APIs.
+    platforms: [.iOS(.v17), .macOS(.v14)],
     products: [
-        .executable(name: "scroll-playground", targets: ["scroll-playground"])
+        .executable(name: "scroll-playground", targets: ["scroll-playground"]),
+        .library(name: "ScrollRules", targets: ["ScrollRules"]),
+        .library(name: "ScrollRulesUI", targets: ["ScrollRulesUI"]),
     ],
     targets: [
         // libwebsockets from Debian's libwebsockets-dev, on libev through lws's libev plugin (LWSEventLoop);
@@ -16,8 +20,12 @@ let package = Package(
         ),
         // The one command-line parser both executables use: options declared once, help generated. No dependencies.
         .target(name: "CommandLineOptions"),
-        // The authoritative scroll logic: pure values and functions, no C, no Dispatch, no clock.
-        .target(name: "ScrollCore"),
+        // The rules an app links: geometry, presets, the per-feed controller. Pure Swift: no Foundation, no C, no libm.
+        .target(name: "ScrollRules"),
+        // The SwiftUI side: a view modifier (Apple platforms only) on a driver of plain Swift concurrency.
+        .target(name: "ScrollRulesUI", dependencies: ["ScrollRules"]),
+        // The playground's session logic on top of ScrollRules: pure values and functions, no C, no Dispatch, no clock.
+        .target(name: "ScrollCore", dependencies: ["ScrollRules"]),
         // The lab: simulated users, setting sweeps and property checks on ScrollCore's virtual clock.
         .target(name: "ScrollLab", dependencies: ["ScrollCore"]),
         // HTTP + WebSocket server on libwebsockets; its lws plumbing (loop, inbox, write path) is `package` API.
@@ -35,13 +43,18 @@ let package = Package(
             name: "scroll-bench", dependencies: ["ScrollCore", "LWSClient", "CommandLineOptions", "CBenchSyscalls"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
+        // The controller an app links against the session it is proven to decide like, and a consumer package.
+        .testTarget(
+            name: "ScrollRulesTests",
+            dependencies: ["ScrollRules", "ScrollRulesUI", "ScrollCore", "ScrollLab", "PlaygroundServer"],
+            exclude: ["SwiftUIStub"]),
         .testTarget(name: "ScrollLabTests", dependencies: ["ScrollLab", "ScrollCore"]),
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport", "LWSClient"]),
         .testTarget(
             name: "PlaygroundServerTests",
             dependencies: [
-                "PlaygroundServer", "LWSTransport", "LWSClient", "CommandLineOptions", "scroll-playground",
-                "scroll-bench",
+                "PlaygroundServer", "LWSTransport", "LWSClient", "CommandLineOptions", "ScrollRulesUI",
+                "scroll-playground", "scroll-bench",
             ]
         ),
     ],

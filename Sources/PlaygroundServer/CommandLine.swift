@@ -33,6 +33,7 @@ extension PlaygroundCommand {
         if arguments.first == "check" {
             return try parseCheck(arguments.dropFirst())
         }
+        if arguments.first == "export" { return try parseExport(arguments.dropFirst()) }
         let parsed: ServeArguments
         do {
             guard case .parsed(let values) = try ServeArguments.parser.parse(arguments) else { return .help(usage) }
@@ -192,6 +193,7 @@ extension PlaygroundCommand {
         lines += [
             "       scroll-playground simulate [options]   (see simulate --help)",
             "       scroll-playground check [options]      (see check --help)",
+            "       scroll-playground export [options]     (see export --help)",
         ]
         let column = HelpFormatter.column(for: ServeArguments.parser.options)
         for section in ServeArguments.sections {

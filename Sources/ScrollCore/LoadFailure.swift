@@ -35,3 +35,15 @@ public struct ScheduledRetry: Equatable, Sendable {
     /// When it fires (core clock, ms).
     public var due: Int64
 }
+
+extension RetryStep {
+    /// The step as the rules' load gate sees it.
+    public var status: RetryStatus {
+        switch self {
+        case .manual: .manual
+        case .noRetry: .noRetry
+        case .scheduled: .scheduled
+        case .gaveUp: .gaveUp
+        }
+    }
+}

@@ -115,39 +115,6 @@ public struct ItemsMessage: Equatable, Sendable {
     }
 }
 
-/// The pull-to-refresh part of `state`.
-public struct PullState: Equatable, Hashable, Sendable {
-    /// How far the content is pulled, in px.
-    public var distance: Double = 0
-    /// `distance` relative to the pull threshold, 0…1.
-    public var progress: Double = 0
-    /// Whether releasing now (or, for some presets, having released) starts a refresh.
-    public var eligible: Bool = false
-
-    public init(distance: Double = 0, progress: Double = 0, eligible: Bool = false) {
-        self.distance = distance
-        self.progress = progress
-        self.eligible = eligible
-    }
-}
-
-/// How the page should draw the refresh and load indicators.
-public struct IndicatorState: Equatable, Sendable {
-    public var topVisible: Bool
-    public var topHeight: Double
-    public var topScale: Double
-    public var topOpacity: Double
-    public var bottomVisible: Bool
-
-    public init(topVisible: Bool, topHeight: Double, topScale: Double, topOpacity: Double, bottomVisible: Bool) {
-        self.topVisible = topVisible
-        self.topHeight = topHeight
-        self.topScale = topScale
-        self.topOpacity = topOpacity
-        self.bottomVisible = bottomVisible
-    }
-}
-
 /// The `state` message.
 public struct StateMessage: Equatable, Sendable {
     /// The `seq` of the last geometry the server applied.

@@ -8,23 +8,27 @@ extension SessionState {
     ) {
         guard isOpen else { return }
         let events = edge.events
-        if var load = inFlight(edge) {
-            if !load.suppressionLogged {
-                load.suppressionLogged = true
-                self[load: edge] = .inFlight(load)
-                effects.append(
-                    .log(
-                        LogEntry(
-                            events.suppressed, geometrySeq: geometrySeq,
-                            [
-                                "trigger": JSONValue(trigger), "reason": JSONValue(Reason.loadInFlight),
-                                "page": .int(load.page),
-                            ])))
-            }
+        let failure = failure(edge)
+        let ask: LoadAsk = trigger == .manual ? .person : trigger == .retry ? .retry : .rule
+        let admission = config.preset.behavior.admitLoad(
+            ask, inFlight: inFlight(edge) != nil, hasMore: edge == .bottom ? hasMoreBelow : hasPrevious,
+            refreshing: refreshing, retry: failure?.next.status)
+        switch admission {
+        case .inFlight:
+            guard var load = inFlight(edge), !load.suppressionLogged else { return }
+            load.suppressionLogged = true
+            self[load: edge] = .inFlight(load)
+            effects.append(
+                .log(
+                    LogEntry(
+                        events.suppressed, geometrySeq: geometrySeq,
+                        [
+                            "trigger": JSONValue(trigger), "reason": JSONValue(Reason.loadInFlight),
+                            "page": .int(load.page),
+                        ])))
             return
-        }
-        guard edge == .bottom ? hasMoreBelow : hasPrevious else {
-            if let failure = failure(edge) {
+        case .exhausted:
+            if let failure {
                 abandonRetry(failure, reason: .feedExhausted, at: edge, into: &effects)
                 self[load: edge] = .idle
             }
@@ -43,25 +47,25 @@ extension SessionState {
                             ])))
             }
             return
-        }
-        let failure = failure(edge)
-        if config.preset.behavior.suppressesLoadWhileRefreshing, refreshing {
+        case .refreshing(let reschedulesRetry):
             effects.append(
                 .log(
                     LogEntry(
                         events.suppressed, geometrySeq: geometrySeq,
                         ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.refreshing)])))
             // The retry's turn comes again after a fresh delay: dropping it would stall the feed.
-            if trigger == .retry, var failure, case .scheduled(let retry) = failure.next {
+            if reschedulesRetry, var failure, case .scheduled(let retry) = failure.next {
                 scheduleRetry(&failure, number: retry.number, at: edge, into: &effects)
                 self[load: edge] = .failed(failure)
             }
             return
-        }
-        if let failure,
-            !retryStepAdmits(trigger, failure: failure, at: edge, geometrySeq: geometrySeq, into: &effects)
-        {
+        case .retryScheduled, .gaveUp:
+            if let failure {
+                noteRetryHeldBack(trigger, failure: failure, at: edge, geometrySeq: geometrySeq, into: &effects)
+            }
             return
+        case .start(let abandonsRetry):
+            if abandonsRetry, let failure { abandonRetry(failure, reason: .manualLoad, at: edge, into: &effects) }
         }
         let latency = drawLatency(config.loadLatencyMs)
         let number = (edge == .bottom ? page : previousPage) + 1
@@ -212,7 +216,7 @@ extension SessionState {
     /// Once older items show, the top rule is evaluated afresh: a page that still ends within the
     /// threshold loads the one before it.
     mutating func rearmTopRule() {
-        guard config.preset.behavior.loadsPrevious || config.windowSize > 0,
+        guard config.feedSettings.loadsPrevious,
             let geometry = lastGeometry?.geometry.along(config.axis)
         else {
             return

@@ -282,8 +282,10 @@ extension SessionState {
 
     private mutating func triggerRefresh(trigger: Trigger, geometrySeq: Int?, into effects: inout [SessionEffect]) {
         guard isOpen else { return }
-        // Older items above: new ones cannot go on top of the gap, so the preset loads those first.
-        if config.preset.behavior.refreshYieldsToPrevious, hasPrevious {
+        switch config.preset.behavior.admitRefresh(hasPrevious: hasPrevious, refreshInFlight: refresh.operation != nil)
+        {
+        case .yieldsToPrevious:
+            // Older items above: new ones cannot go on top of the gap, so the preset loads those first.
             effects.append(
                 .log(
                     LogEntry(
@@ -295,10 +297,9 @@ extension SessionState {
             memory.pull = PullState()
             triggerLoad(.top, trigger: trigger, geometrySeq: geometrySeq, into: &effects)
             return
-        }
-        // One refresh at a time. A pull meanwhile is silent (the indicator says so, and a held pull would
-        // log on every frame); a person pressing Refresh is told why nothing happens.
-        guard refresh.operation == nil else {
+        case .inFlight:
+            // One refresh at a time. A pull meanwhile is silent (the indicator says so, and a held pull would
+            // log on every frame); a person pressing Refresh is told why nothing happens.
             if trigger == .manual {
                 effects.append(
                     .log(
@@ -307,19 +308,28 @@ extension SessionState {
                             ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.refreshInFlight)])))
             }
             return
+        case .start(let cancelsLoad, let holdsIndicator):
+            startRefresh(
+                trigger: trigger, geometrySeq: geometrySeq, cancelsLoad: cancelsLoad, holdsIndicator: holdsIndicator,
+                into: &effects)
         }
-        let behavior = config.preset.behavior
+    }
+
+    private mutating func startRefresh(
+        trigger: Trigger, geometrySeq: Int?, cancelsLoad: Bool, holdsIndicator: Bool,
+        into effects: inout [SessionEffect]
+    ) {
         let latency = drawLatency(config.refreshLatencyMs)
         let operation = Refresh(token: takeToken(), willFail: drawFailure())
-        refresh = .inFlight(operation, hold: behavior.holdsRefreshIndicatorForFixedTime ? .running : .none)
+        refresh = .inFlight(operation, hold: holdsIndicator ? .running : .none)
         var data: [String: JSONValue] = ["trigger": JSONValue(trigger), "latencyMs": .int(latency)]
         if geometrySeq != nil { data["distance"] = .number(memory.pull.distance) }
         effects.append(.log(LogEntry(.refreshStarted, geometrySeq: geometrySeq, data)))
         effects.append(.schedule(.refresh(operation.token), afterMilliseconds: latency))
-        if behavior.holdsRefreshIndicatorForFixedTime {
+        if holdsIndicator {
             effects.append(.schedule(.refreshHold, afterMilliseconds: config.refreshHoldMs))
         }
-        if behavior.cancelsLoadOnRefresh, let load = loadInFlight {
+        if cancelsLoad, let load = loadInFlight {
             cancelLoad(load, at: .bottom, reason: .refreshStarted, into: &effects)
         }
     }
@@ -370,8 +380,10 @@ extension SessionState {
     /// geometry that would re-arm the bottom rule, so a user resting at the bottom would wait forever. (New
     /// content landing re-arms it.)
     private mutating func loadWhatTheRefreshHeldBack(into effects: inout [SessionEffect]) {
-        guard config.preset.behavior.suppressesLoadWhileRefreshing, !refreshing, pageLoad == .idle,
-            memory.reachedBottom, hasMoreBelow
+        guard
+            config.preset.behavior.loadsWhatRefreshHeldBack(
+                refreshing: refreshing, bottomIdle: pageLoad == .idle, atBottom: memory.reachedBottom,
+                hasMore: hasMoreBelow)
         else { return }
         triggerLoad(.bottom, trigger: .bottom, geometrySeq: nil, into: &effects)
     }
@@ -546,28 +558,9 @@ extension SessionState {
     }
 
     private func indicator(pull: PullState) -> IndicatorState {
-        let bottomVisible = loadingNextPage
-        switch config.preset.behavior.indicator {
-        case .offset:
-            let offset = lastGeometry?.geometry.along(config.axis).offset ?? 0
-            let visible = offset < 0
-            return IndicatorState(
-                topVisible: visible, topHeight: visible ? -offset : 0, topScale: min(abs(offset) / 50, 1),
-                topOpacity: visible ? 1 : 0, bottomVisible: bottomVisible)
-        case .spinner:
-            if refreshing {
-                return IndicatorState(
-                    topVisible: true, topHeight: config.pullThreshold, topScale: 1, topOpacity: 1,
-                    bottomVisible: bottomVisible)
-            }
-            let progress = pull.progress
-            return IndicatorState(
-                topVisible: progress > 0, topHeight: config.pullThreshold * progress, topScale: 0.6 + 0.4 * progress,
-                topOpacity: progress, bottomVisible: bottomVisible)
-        case .none:
-            return IndicatorState(
-                topVisible: false, topHeight: 0, topScale: 0.6, topOpacity: 0, bottomVisible: bottomVisible)
-        }
+        config.preset.indicator(
+            pull: pull, refreshing: refreshing, loadingNextPage: loadingNextPage,
+            offset: lastGeometry?.geometry.along(config.axis).offset ?? 0, pullThreshold: config.pullThreshold)
     }
 
     mutating func takeToken() -> Int {

@@ -3,25 +3,23 @@ extension SessionState {
     /// nothing, schedule the next automatic retry, or give up.
     mutating func decideRetry(_ failure: inout LoadFailure, at edge: FeedEdge, into effects: inout [SessionEffect]) {
         failure.suppressionLogged = false
-        switch config.retryPolicy {
+        switch config.feedSettings.retryDecision(afterRetries: failure.retries) {
         case .manual:
             failure.next = .manual
         case .noRetry:
             failure.next = .noRetry
-        case .backoff:
-            guard failure.retries < config.retryMax else {
-                failure.next = .gaveUp
-                effects.append(
-                    .log(
-                        LogEntry(
-                            edge.events.gaveUp,
-                            [
-                                "page": .int(failure.page), "failures": .int(failure.failures),
-                                "retries": .int(failure.retries),
-                            ])))
-                return
-            }
-            scheduleRetry(&failure, number: failure.retries + 1, at: edge, into: &effects)
+        case .giveUp:
+            failure.next = .gaveUp
+            effects.append(
+                .log(
+                    LogEntry(
+                        edge.events.gaveUp,
+                        [
+                            "page": .int(failure.page), "failures": .int(failure.failures),
+                            "retries": .int(failure.retries),
+                        ])))
+        case .retry(let number):
+            scheduleRetry(&failure, number: number, at: edge, into: &effects)
         }
     }
 
@@ -44,41 +42,19 @@ extension SessionState {
                     ])))
     }
 
-    /// The delay before retry `number` (1-based): `retryBaseMs` doubled per retry, capped at `retryMaxMs`,
-    /// then "equal jitter" from the seeded generator: half of it fixed, half drawn, so many clients' retries
-    /// spread out and none waits longer than the cap.
+    /// The delay before retry `number` (1-based), the rules' backoff with its jitter drawn from the seeded generator.
     mutating func retryDelay(_ number: Int) -> Int {
-        let doublings = min(max(0, number - 1), 40)
-        let (doubled, overflow) = config.retryBaseMs.multipliedReportingOverflow(by: 1 << doublings)
-        let ceiling = overflow ? config.retryMaxMs : min(config.retryMaxMs, doubled)
-        let half = ceiling / 2
-        return ceiling - half + Int(generator.next() % UInt64(half + 1))
+        config.feedSettings.retryDelay(number) { half in Int(generator.next() % UInt64(half + 1)) }
     }
 
-    /// Whether a load trigger may start the failed page's load now. A scheduled retry holds back the bottom
-    /// rule (the retry comes anyway; firing too would be the request loop), and after giving up only a
-    /// person may retry; a held-back trigger is logged once per step. A person pressing Load more during a
-    /// scheduled retry retries at once.
-    mutating func retryStepAdmits(
+    /// A trigger the retry policy held back (a scheduled retry holds back the edge rule, since firing too
+    /// would be the request loop; after giving up only a person may retry) is logged once per step.
+    mutating func noteRetryHeldBack(
         _ trigger: Trigger, failure: LoadFailure, at edge: FeedEdge, geometrySeq: Int?,
         into effects: inout [SessionEffect]
-    ) -> Bool {
-        let reason: Reason
-        switch failure.next {
-        case .manual, .noRetry:
-            return true
-        case .scheduled:
-            if trigger == .retry { return true }
-            if trigger == .manual {
-                abandonRetry(failure, reason: .manualLoad, at: edge, into: &effects)
-                return true
-            }
-            reason = .retryScheduled
-        case .gaveUp:
-            if trigger == .manual { return true }
-            reason = .gaveUp
-        }
-        guard !failure.suppressionLogged else { return false }
+    ) {
+        guard !failure.suppressionLogged else { return }
+        let reason: Reason = failure.next == .gaveUp ? .gaveUp : .retryScheduled
         var logged = failure
         logged.suppressionLogged = true
         self[load: edge] = .failed(logged)
@@ -87,7 +63,6 @@ extension SessionState {
                 LogEntry(
                     edge.events.suppressed, geometrySeq: geometrySeq,
                     ["trigger": JSONValue(trigger), "reason": JSONValue(reason), "page": .int(failure.page)])))
-        return false
     }
 
     /// Cancels the failed page's scheduled retry, if it has one, and says why.

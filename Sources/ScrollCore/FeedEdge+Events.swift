@@ -1,13 +1,4 @@
-/// An end of the feed where pages load: the bottom brings the next pages (`loadMore…` events), the top
-/// the previous ones, older items prepended to a feed that opened in the middle (`loadPrevious…`). Both
-/// share one machinery (`PageLoadPhase`, the edge trigger, the in-flight guard, the retry policy); this
-/// type names what differs: the events, the timers and the data an edge reports.
-public enum FeedEdge: String, Equatable, Hashable, Sendable, CaseIterable {
-    /// The end: next pages are appended.
-    case bottom
-    /// The start: previous (older) pages are prepended.
-    case top
-
+extension FeedEdge {
     /// The events this edge's loads log.
     public var events: Events {
         switch self {

@@ -1,36 +1,49 @@
 /// A point in CSS pixels (= points).
 public struct ScrollPoint: Equatable, Hashable, Sendable, Codable {
+    /// Horizontal, leading to trailing.
     public var x: Double
+    /// Vertical, top to bottom.
     public var y: Double
 
+    /// The point (`x`, `y`).
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 
+    /// The origin.
     public static let zero = ScrollPoint(x: 0, y: 0)
 }
 
 /// A size in CSS pixels.
 public struct ScrollSize: Equatable, Hashable, Sendable, Codable {
+    /// Along the horizontal axis.
     public var width: Double
+    /// Along the vertical axis.
     public var height: Double
 
+    /// The size `width` × `height`.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
 
+    /// Nothing measured yet.
     public static let zero = ScrollSize(width: 0, height: 0)
 }
 
 /// Insets around the content, as SwiftUI's `EdgeInsets`.
 public struct ScrollInsets: Equatable, Hashable, Sendable, Codable {
+    /// Above the content.
     public var top: Double
+    /// Before the content, horizontally.
     public var leading: Double
+    /// Below the content.
     public var bottom: Double
+    /// After the content, horizontally.
     public var trailing: Double
 
+    /// Insets on each edge (none by default).
     public init(top: Double = 0, leading: Double = 0, bottom: Double = 0, trailing: Double = 0) {
         self.top = top
         self.leading = leading
@@ -38,6 +51,7 @@ public struct ScrollInsets: Equatable, Hashable, Sendable, Codable {
         self.trailing = trailing
     }
 
+    /// No insets.
     public static let zero = ScrollInsets()
 }
 
@@ -74,6 +88,7 @@ public struct ScrollGeometry: Equatable, Hashable, Sendable, Codable {
     /// Insets such as a sticky header or safe area.
     public var contentInsets: ScrollInsets
 
+    /// A geometry with these values (zero where not given).
     public init(
         contentOffset: ScrollPoint = .zero,
         contentSize: ScrollSize = .zero,

@@ -17,6 +17,7 @@ public struct RuleMemory: Equatable, Hashable, Sendable {
     /// re-evaluates the top rule, as `contentLengthAtLanding` does the bottom's.
     public var contentLengthAtTopLanding: Double?
 
+    /// Nothing remembered: the rules start from scratch.
     public init() {}
 }
 
@@ -45,10 +46,10 @@ extension Preset {
     ///
     /// `refreshing` is the session's refresh indicator: some designs ignore or freeze the pull meanwhile.
     public func evaluate(
-        _ geometry: ScrollGeometry, phase: ScrollPhase, config: ScrollConfig, refreshing: Bool,
+        _ geometry: ScrollGeometry, phase: ScrollPhase, settings: FeedSettings, refreshing: Bool,
         memory: inout RuleMemory
     ) -> RuleVerdict {
-        let axis = geometry.along(config.axis)
+        let axis = geometry.along(settings.axis)
         let released = memory.phase == .interacting && phase != .interacting
         defer { memory.phase = phase }
         var verdict = RuleVerdict()
@@ -57,16 +58,16 @@ extension Preset {
             verdict.reachedBottom = memory.reachedBottom
             return verdict
         }
-        evaluateBottom(axis, config: config, memory: &memory, verdict: &verdict)
-        evaluateTop(axis, config: config, memory: &memory, verdict: &verdict)
+        evaluateBottom(axis, settings: settings, memory: &memory, verdict: &verdict)
+        evaluateTop(axis, settings: settings, memory: &memory, verdict: &verdict)
         evaluatePull(
-            geometry, axis, released: released, config: config, refreshing: refreshing, memory: &memory,
+            geometry, axis, released: released, settings: settings, refreshing: refreshing, memory: &memory,
             verdict: &verdict)
         return verdict
     }
 
     private func evaluateBottom(
-        _ axis: AxisGeometry, config: ScrollConfig, memory: inout RuleMemory, verdict: inout RuleVerdict
+        _ axis: AxisGeometry, settings: FeedSettings, memory: inout RuleMemory, verdict: inout RuleVerdict
     ) {
         let level: Bool
         switch self {
@@ -77,13 +78,13 @@ extension Preset {
             verdict.loadFires = level && !memory.reachedBottom
         case .refreshableLegacy:
             let maxY = axis.contentLength - axis.offset
-            level = maxY - config.bottomThreshold <= axis.containerLength
+            level = maxY - settings.bottomThreshold <= axis.containerLength
             verdict.loadFires = level
         case .refreshable:
-            level = axis.offset + axis.containerLength >= axis.contentLength - config.bottomThreshold
+            level = axis.offset + axis.containerLength >= axis.contentLength - settings.bottomThreshold
             verdict.loadFires = level && !memory.reachedBottom
         case .playground, .chat:
-            level = axis.distanceToBottom <= config.bottomThreshold + AxisGeometry.slack
+            level = axis.distanceToBottom <= settings.bottomThreshold + AxisGeometry.slack
             var rearmed = false
             if let landed = memory.contentLengthAtLanding, landed != axis.contentLength {
                 memory.contentLengthAtLanding = nil
@@ -98,11 +99,11 @@ extension Preset {
     /// The top rule of presets that load previous pages: the playground's bottom rule mirrored, edge-
     /// triggered within `topThreshold` (a pull counts as at the top), re-armed once older items land.
     private func evaluateTop(
-        _ axis: AxisGeometry, config: ScrollConfig, memory: inout RuleMemory, verdict: inout RuleVerdict
+        _ axis: AxisGeometry, settings: FeedSettings, memory: inout RuleMemory, verdict: inout RuleVerdict
     ) {
-        // A bounded window's trimmed items load back at the top in every preset, by this rule.
-        guard behavior.loadsPrevious || config.windowSize > 0 else { return }
-        let level = axis.distanceToTop <= config.topThreshold + AxisGeometry.slack
+        // The playground's bounded window turns it on in every preset: its trimmed items load back at the top.
+        guard settings.loadsPrevious else { return }
+        let level = axis.distanceToTop <= settings.topThreshold + AxisGeometry.slack
         var rearmed = false
         if let landed = memory.contentLengthAtTopLanding, landed != axis.contentLength {
             memory.contentLengthAtTopLanding = nil
@@ -114,10 +115,10 @@ extension Preset {
     }
 
     private func evaluatePull(
-        _ geometry: ScrollGeometry, _ axis: AxisGeometry, released: Bool, config: ScrollConfig, refreshing: Bool,
+        _ geometry: ScrollGeometry, _ axis: AxisGeometry, released: Bool, settings: FeedSettings, refreshing: Bool,
         memory: inout RuleMemory, verdict: inout RuleVerdict
     ) {
-        let threshold = config.pullThreshold
+        let threshold = settings.pullThreshold
         func progress(_ pull: Double) -> Double {
             threshold > 0 ? min(max(pull / threshold, 0), 1) : (pull > 0 ? 1 : 0)
         }

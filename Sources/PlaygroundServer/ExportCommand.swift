@@ -1,0 +1,214 @@
+import CommandLineOptions
+import ScrollCore
+
+/// What `scroll-playground export` prints.
+public enum ExportFormat: String, CaseIterable, Sendable {
+    /// The package lines, the imports and the settings for `ScrollRules` (docs/swiftui.md).
+    case swift
+    /// The `scroll-playground` flags that serve the same settings.
+    case flags
+    /// A link to the page with the settings in its query.
+    case url
+}
+
+/// `scroll-playground export`: the preset and settings you tuned, as Swift for your app, as flags, or as
+/// a link. Only the settings that differ from the preset's defaults are written.
+public struct ExportCommand: Sendable {
+    /// The settings: the preset's defaults with the `--set` ones applied.
+    public var config = ScrollConfig()
+    public var format = ExportFormat.swift
+    /// Where the page is served, for `--format url`.
+    public var base = "http://127.0.0.1:8080/"
+
+    /// The package the Swift snippet depends on (the placeholder names where you host this repository).
+    public static let packageURL = "https://github.com/OWNER/scroll-playground.git"
+
+    /// The settings the rules read, as `FeedSettings` members; the others are the playground's synthetic
+    /// feed (latency, failures, page sizes) and have no place in an app.
+    static let ruleSettings: Set<String> = [
+        "axis", "bottomThreshold", "topThreshold", "pullThreshold", "retryPolicy", "retryBaseMs", "retryMaxMs",
+        "retryMax", "refreshHoldMs",
+    ]
+
+    public init() {}
+
+    /// The settings that differ from the preset's defaults, in the order `--help` lists settings, as they
+    /// are typed on the command line.
+    public var changed: [(setting: ScrollConfig.Setting, text: String)] {
+        var defaults = ScrollConfig()
+        defaults.preset = config.preset
+        let base = defaults.json
+        let mine = config.json
+        return ScrollConfig.settings.compactMap { setting in
+            guard setting.name != "preset", let value = mine[setting.name], value != base[setting.name] else {
+                return nil
+            }
+            return (setting, value.string ?? value.jsonString)
+        }
+    }
+
+    /// The text to print.
+    public func render() -> String {
+        switch format {
+        case .swift: swiftSnippet
+        case .flags: flags
+        case .url: link
+        }
+    }
+
+    var flags: String {
+        (["scroll-playground", "--preset", config.preset.rawValue]
+            + changed.flatMap { ["--\($0.setting.flag)", $0.text] }).joined(separator: " ")
+    }
+
+    var link: String {
+        let query = [("preset", config.preset.rawValue)] + changed.map { ($0.setting.name, $0.text) }
+        let separator = base.contains("?") ? "&" : "?"
+        return base + separator + query.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
+    }
+
+    var swiftSnippet: String {
+        let rules = changed.filter { Self.ruleSettings.contains($0.setting.name) }
+        let others = changed.filter { !Self.ruleSettings.contains($0.setting.name) }
+        let command =
+            (["scroll-playground export --preset", config.preset.rawValue]
+            + changed.map { "--set \($0.setting.name)=\($0.text)" }).joined(separator: " ")
+        var lines = [
+            "// Package.swift, in the package's dependencies:",
+            "//     .package(url: \"\(Self.packageURL)\", branch: \"main\"),",
+            "// and in your target's dependencies:",
+            "//     .product(name: \"ScrollRulesUI\", package: \"scroll-playground\"),",
+            "import ScrollRules",
+            "import ScrollRulesUI",
+            "",
+            "extension FeedSettings {",
+            "    /// Tuned in Scroll Playground: \(command)",
+        ]
+        let preset = "FeedSettings(preset: .\(config.preset.rawValue))"
+        if rules.isEmpty {
+            lines.append("    static let tuned = \(preset)")
+        } else {
+            lines += ["    static let tuned: FeedSettings = {", "        var settings = \(preset)"]
+            lines += rules.map {
+                "        settings.\($0.setting.name) = \(Self.swiftLiteral($0.setting.name, $0.text))"
+            }
+            lines += ["        return settings", "    }()"]
+        }
+        lines.append("}")
+        if !others.isEmpty {
+            let list = others.map { "\($0.setting.name)=\($0.text)" }.joined(separator: " ")
+            lines.append("// The playground's synthetic feed, not rules (your data source decides these): \(list)")
+        }
+        lines += [
+            "",
+            "// In your view:",
+            "//     ScrollView { … }",
+            "//         .scrollRules(.tuned, loadMore: { try await model.loadMore() }, refresh: { try await model.refresh() })",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    /// A setting's value as Swift: enum values as their cases, numbers as they are.
+    static func swiftLiteral(_ name: String, _ text: String) -> String {
+        switch name {
+        case "retryPolicy": ".\(RetryPolicy(rawValue: text).map(swiftCase) ?? text)"
+        case "axis": ".\(text)"
+        default: text
+        }
+    }
+
+    static func swiftCase(_ policy: RetryPolicy) -> String {
+        switch policy {
+        case .manual: "manual"
+        case .backoff: "backoff"
+        case .noRetry: "noRetry"
+        }
+    }
+
+    /// `text` with everything but RFC 3986's unreserved characters percent-encoded.
+    static func percentEncoded(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF")
+                result += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 15)])"
+            }
+        }
+        return result
+    }
+}
+
+/// What `scroll-playground export` reads from its command line.
+struct ExportArguments: Sendable {
+    var command = ExportCommand()
+
+    /// Every option of `export`, in the order `--help` lists them.
+    static let parser = OptionParser(
+        defaults: ExportArguments(),
+        options: [
+            Option("preset", "NAME", help: "the preset whose defaults the settings change") {
+                arguments, name throws(OptionError) in
+                try apply(&arguments, key: "preset", text: name, option: "preset")
+            },
+            .repeatable(
+                "set", "KEY=VALUE", help: "a setting you tuned (camelCase), e.g. --set bottomThreshold=1500"
+            ) { arguments, assignment throws(OptionError) in
+                guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                    throw .invalidValue(option: "set", expected: "key=value", text: assignment)
+                }
+                try apply(
+                    &arguments, key: String(assignment[..<equals]),
+                    text: String(assignment[assignment.index(after: equals)...]), option: "set")
+            },
+            .choice("format", help: "Swift for your app, scroll-playground flags, or a link", \.command.format),
+            .text("url", "BASE", help: "where the page is served, for --format url", \.command.base),
+            .help(),
+        ])
+
+    @Sendable static func apply(_ arguments: inout ExportArguments, key: String, text: String, option: String)
+        throws(OptionError)
+    {
+        guard ScrollConfig.settings.contains(where: { $0.name == key }) else {
+            throw .rejected(
+                option: option,
+                reason:
+                    "unknown setting '\(key)' (one of \(ScrollConfig.settings.map(\.name).joined(separator: ", ")))",
+                text: key)
+        }
+        do {
+            try arguments.command.config.apply(name: key, text: text)
+        } catch {
+            throw .rejected(option: option, reason: "\(error)", text: text)
+        }
+    }
+}
+
+extension PlaygroundCommand {
+    /// `export`: the snippet is printed as `help` text is (to standard output, exit 0).
+    static func parseExport(_ arguments: ArraySlice<String>) throws(UsageError) -> PlaygroundCommand {
+        do {
+            guard case .parsed(let values) = try ExportArguments.parser.parse(arguments) else {
+                return .help(exportUsage)
+            }
+            return .help(values.command.render())
+        } catch {
+            throw UsageError(error, prefix: "export: ", seeAlso: "export --help")
+        }
+    }
+
+    /// The `export --help` text.
+    public static var exportUsage: String {
+        ([
+            "Usage: scroll-playground export [--preset P] [--set KEY=VALUE …] [--format swift|flags|url]",
+            "",
+            "Prints what you tuned: the Swift for your app (ScrollRules, docs/swiftui.md), the flags that serve",
+            "it, or a link to the page. Only the settings that differ from the preset's defaults are written.",
+            "",
+        ] + ExportArguments.parser.helpLines()).joined(separator: "\n")
+    }
+}

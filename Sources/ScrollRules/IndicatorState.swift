@@ -1,0 +1,52 @@
+/// How to draw the refresh indicator above the content and the loading row below it.
+public struct IndicatorState: Equatable, Sendable {
+    /// The refresh indicator shows.
+    public var topVisible: Bool
+    /// Its height, in points.
+    public var topHeight: Double
+    /// Its scale, 0.6…1 as the pull grows.
+    public var topScale: Double
+    /// Its opacity, 0…1.
+    public var topOpacity: Double
+    /// The loading row below the content shows (a page load is in flight).
+    public var bottomVisible: Bool
+
+    /// An indicator drawn with these values.
+    public init(topVisible: Bool, topHeight: Double, topScale: Double, topOpacity: Double, bottomVisible: Bool) {
+        self.topVisible = topVisible
+        self.topHeight = topHeight
+        self.topScale = topScale
+        self.topOpacity = topOpacity
+        self.bottomVisible = bottomVisible
+    }
+}
+
+extension Preset {
+    /// The indicator this preset draws for a pull, a refresh and a page load. `offset` is the content
+    /// offset along the axis (`refreshOffsetObservable` draws it as it is).
+    public func indicator(
+        pull: PullState, refreshing: Bool, loadingNextPage: Bool, offset: Double, pullThreshold: Double
+    ) -> IndicatorState {
+        let bottomVisible = loadingNextPage
+        switch behavior.indicator {
+        case .offset:
+            let visible = offset < 0
+            return IndicatorState(
+                topVisible: visible, topHeight: visible ? -offset : 0, topScale: min(abs(offset) / 50, 1),
+                topOpacity: visible ? 1 : 0, bottomVisible: bottomVisible)
+        case .spinner:
+            if refreshing {
+                return IndicatorState(
+                    topVisible: true, topHeight: pullThreshold, topScale: 1, topOpacity: 1,
+                    bottomVisible: bottomVisible)
+            }
+            let progress = pull.progress
+            return IndicatorState(
+                topVisible: progress > 0, topHeight: pullThreshold * progress, topScale: 0.6 + 0.4 * progress,
+                topOpacity: progress, bottomVisible: bottomVisible)
+        case .none:
+            return IndicatorState(
+                topVisible: false, topHeight: 0, topScale: 0.6, topOpacity: 0, bottomVisible: bottomVisible)
+        }
+    }
+}

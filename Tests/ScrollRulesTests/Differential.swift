@@ -1,0 +1,206 @@
+import ScrollCore
+import ScrollLab
+import Synchronization
+
+/// Drives a `FeedController` beside a session: every input and timer the session reduces is handed to the
+/// controller as an app would hand it (geometry, completions, the clock), and the decisions of the two are
+/// compared step by step: which loads and refreshes start, on which geometry `seq`, and the retry schedule.
+struct Differential {
+    /// One decision, as both sides can name it.
+    struct Decision: Hashable, CustomStringConvertible {
+        var what: String
+        /// The geometry seq of the input that made it (nil: a timer, a completion, a person).
+        var seq: Int?
+        var description: String { seq.map { "\(what)@\($0)" } ?? what }
+    }
+
+    /// A step where the two disagreed.
+    struct Mismatch: CustomStringConvertible {
+        var t: Int64
+        var input: String
+        var session: [Decision]
+        var controller: [Decision]
+        var description: String { "t=\(t) \(input): session \(session) controller \(controller)" }
+    }
+
+    private(set) var controller: FeedController?
+    private(set) var mismatches: [Mismatch] = []
+    /// Decisions compared (both sides agreed on them).
+    private(set) var decisions = 0
+    /// Steps compared.
+    private(set) var steps = 0
+    private let jitter = JitterQueue()
+
+    /// The controller's retry jitter comes from here: the draws the session made, so delays compare exactly.
+    final class JitterQueue: Sendable {
+        let values = Mutex<[Int]>([])
+        func draw(_ half: Int) -> Int { values.withLock { $0.isEmpty ? 0 : $0.removeFirst() } }
+    }
+
+    /// One step the session took: the state before and after, what came in, at `now`, and its effects.
+    mutating func observe(
+        before: SessionState, _ input: LabInput, now: Int64, effects: [SessionEffect], after: SessionState
+    ) {
+        let entries = effects.compactMap { effect -> LogEntry? in
+            if case .log(let entry) = effect { entry } else { nil }
+        }
+        let expected = Self.decisions(in: effects, entries: entries)
+        // The session's jitter draws, recovered from the delays it logged, in order.
+        let settings = after.config.feedSettings
+        let draws = entries.compactMap { entry -> Int? in
+            guard entry.name == .loadMoreRetryScheduled || entry.name == .loadPreviousRetryScheduled,
+                let number = entry.data["retry"]?.number, let delay = entry.data["delayMs"]?.number
+            else { return nil }
+            return Int(delay) - settings.retryDelay(Int(number)) { _ in 0 }
+        }
+        jitter.values.withLock { $0 = draws }
+        var actions: [FeedAction] = []
+        var seq: Int? = nil
+        var label = "?"
+        switch input {
+        case .input(.message(.success(let message))):
+            switch message {
+            case .hello where !before.isOpen && after.isOpen:
+                label = "hello"
+                let queue = jitter
+                controller = FeedController(
+                    settings: after.config.feedSettings, hasMore: after.hasMoreBelow, hasPrevious: after.hasPrevious,
+                    jitter: { queue.draw($0) })
+            case .geometry(let report) where before.isOpen:
+                label = "geometry \(report.seq)"
+                seq = report.seq
+                actions = controller?.geometryChanged(report.geometry, phase: report.phase, now: now) ?? []
+            case .config where before.isOpen:
+                label = "config"
+                actions = controller?.update(after.config.feedSettings, now: now) ?? []
+            case .refresh where before.isOpen:
+                label = "refresh"
+                actions = controller?.refreshRequested(now: now) ?? []
+            case .loadMore where before.isOpen:
+                label = "loadMore"
+                actions = controller?.loadRequested(.bottom, now: now) ?? []
+            case .loadPrevious where before.isOpen:
+                label = "loadPrevious"
+                actions = controller?.loadRequested(.top, now: now) ?? []
+            case .reset where before.isOpen:
+                label = "reset"
+                controller?.reset(hasMore: after.hasMoreBelow, hasPrevious: after.hasPrevious)
+            default:
+                label = "other message"
+            }
+        case .timer(let timer):
+            label = "timer \(timer)"
+            actions = fire(timer, before: before, entries: entries, effects: effects, after: after, now: now)
+        case .input:
+            label = "connection"
+        }
+        // What the app knows of its feed's ends after the step (a bounded window's trims, a setting).
+        controller?.feedChanged(hasMore: after.hasMoreBelow, hasPrevious: after.hasPrevious)
+        let got = actions.compactMap { Self.decision($0, seq: seq) }
+        steps += 1
+        if got == expected {
+            decisions += got.count
+        } else {
+            mismatches.append(Mismatch(t: now, input: label, session: expected, controller: got))
+        }
+    }
+
+    private mutating func fire(
+        _ timer: TimerID, before: SessionState, entries: [LogEntry], effects: [SessionEffect], after: SessionState,
+        now: Int64
+    ) -> [FeedAction] {
+        guard controller != nil else { return [] }
+        func logged(_ name: EventName) -> LogEntry? { entries.first { $0.name == name } }
+        switch timer {
+        case .pageLoad(let token), .previousLoad(let token):
+            let edge: FeedEdge = timer == .pageLoad(token) ? .bottom : .top
+            guard before.inFlight(edge)?.token == token else { return [] }
+            if logged(edge == .bottom ? .loadMoreFailed : .loadPreviousFailed) != nil {
+                return controller!.loadFailed(edge, now: now)
+            }
+            return controller!.loadFinished(
+                edge, hasMore: edge == .bottom ? after.hasMoreBelow : after.hasPrevious, now: now)
+        case .refresh(let token):
+            guard before.refresh.operation?.token == token else { return [] }
+            guard let finished = logged(.refreshFinished) else { return controller!.refreshFailed(now: now) }
+            // Items the page shows: all added, fewer when a window held some back, none when it held all.
+            let shown = finished.data["shown"]
+            let added =
+                shown == .bool(false) ? 0 : Int(shown?.number ?? finished.data["added"]?.number ?? 0)
+            return controller!.refreshFinished(addedItems: added, now: now)
+        case .loadRetry, .previousRetry, .refreshHold:
+            return controller!.tick(now: now)
+        case .newMessage:
+            let shown = effects.contains { if case .send(.items(let m)) = $0 { m.op == .append } else { false } }
+            return shown ? controller!.itemsArrived(now: now) : []
+        case .jump, .originFlush:
+            return []
+        }
+    }
+
+    /// The session's decisions in one step's effects.
+    static func decisions(in effects: [SessionEffect], entries: [LogEntry]) -> [Decision] {
+        var result: [Decision] = []
+        for effect in effects {
+            switch effect {
+            case .log(let entry):
+                let seq = entry.geometrySeq
+                switch entry.name {
+                case .loadMoreStarted: result.append(Decision(what: "loadMore", seq: seq))
+                case .loadPreviousStarted: result.append(Decision(what: "loadPrevious", seq: seq))
+                case .refreshStarted: result.append(Decision(what: "refresh", seq: seq))
+                case .loadMoreCancelled where entry.data["reason"] == .string("refreshStarted"):
+                    result.append(Decision(what: "cancelLoadMore", seq: nil))
+                case .loadMoreRetryScheduled, .loadPreviousRetryScheduled:
+                    let edge = entry.name == .loadMoreRetryScheduled ? "bottom" : "top"
+                    let delay = Int(entry.data["delayMs"]?.number ?? -1)
+                    result.append(Decision(what: "retry(\(edge), \(delay))", seq: nil))
+                case .loadMoreGaveUp: result.append(Decision(what: "gaveUp(bottom)", seq: nil))
+                case .loadPreviousGaveUp: result.append(Decision(what: "gaveUp(top)", seq: nil))
+                default: continue
+                }
+            case .schedule(.refreshHold, let delay):
+                result.append(Decision(what: "wake(\(delay))", seq: nil))
+            default:
+                continue
+            }
+        }
+        return result
+    }
+
+    /// A controller action as a decision; nil for the ones the session makes as commands to the page.
+    static func decision(_ action: FeedAction, seq: Int?) -> Decision? {
+        switch action {
+        case .loadMore: Decision(what: "loadMore", seq: seq)
+        case .loadPrevious: Decision(what: "loadPrevious", seq: seq)
+        case .refresh: Decision(what: "refresh", seq: seq)
+        case .cancelLoadMore: Decision(what: "cancelLoadMore", seq: nil)
+        case .retry(let edge, let delay): Decision(what: "retry(\(edge.rawValue), \(delay))", seq: nil)
+        case .gaveUp(let edge): Decision(what: "gaveUp(\(edge.rawValue))", seq: nil)
+        case .wake(let delay): Decision(what: "wake(\(delay))", seq: nil)
+        case .scrollToTop, .scrollToBottom: nil
+        }
+    }
+}
+
+/// A `Differential` the lab's reducer reports to (the reducer is `@Sendable`; one run uses it at a time).
+final class DifferentialBox: Sendable {
+    let differential = Mutex(Differential())
+    let session: LabReducer
+
+    /// `session`: ScrollCore's reducer, or one with a bug put in on purpose.
+    init(session: @escaping LabReducer = LabSession.scrollCore) {
+        self.session = session
+    }
+
+    /// The session's reducer, with every step also handed to the controller.
+    var reducer: LabReducer {
+        { [self] state, input, now in
+            let before = state
+            let effects = session(&state, input, now)
+            let after = state
+            differential.withLock { $0.observe(before: before, input, now: now, effects: effects, after: after) }
+            return effects
+        }
+    }
+}
