@@ -546,6 +546,7 @@ final class LWSServer: LWSCallbackHandler {
 
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             guard let connection = connection(user) else { return 0 }
+            connection.peerSentClose = true
             if let refusal = frameRefusal(connection) { return refusal }
             return peerClosed(connection, input.map { UnsafeRawBufferPointer(start: $0, count: length) })
 
@@ -794,7 +795,7 @@ final class LWSServer: LWSCallbackHandler {
     private func failUnnamedViolation(_ connection: LWSServerConnection) {
         let wsi = connection.wsi
         guard phase == .running, connection.pendingClose == nil, connection.sentCloseCode == nil,
-            connection.peerCloseCode == nil, !connection.endedByServer, lws_get_close_length(wsi) == 0
+            !connection.peerSentClose, !connection.endedByServer, lws_get_close_length(wsi) == 0
         else { return }
         if configuration.pingIntervalSeconds > 0,
             ContinuousClock.now - connection.lastPong >= .seconds(configuration.hangupSeconds) - .seconds(1)
@@ -998,6 +999,8 @@ final class LWSServerConnection: LWSWebSocketOutput {
     var overflowed = false
     /// An answer waits in ``LWSServer``'s answers of this loop pass; no WRITEABLE is asked for meanwhile.
     var answerDue = false
+    /// The peer sent a close frame (with a code or without one).
+    var peerSentClose = false
     /// The server dropped the connection itself (a failed write), so lws's close is no violation of the peer's.
     var endedByServer = false
     /// When lws last counted the connection as alive (opened, or a pong): its dead-peer hangup comes

@@ -120,7 +120,10 @@ final class RawConnection: @unchecked Sendable {
     deinit { close(fd) }
 
     func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
+        try send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) throws {
         let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == bytes.count else { throw HTTPProbe.Failure.socketError(errno) }
     }
