@@ -582,8 +582,8 @@ final class LWSServer: LWSCallbackHandler {
             return addFileHeaders(wsi, input)
 
         // One request per connection: the connection closes once a file is out, like after every other
-        // answer (lws 4.1.6 also answered a request pipelined behind a file with a 403 of its own). lws offers
-        // no way to add `connection: close` to its file answers (ADD_HEADERS is not raised for them in 4.1.6);
+        // answer (lws 4.1.6 also answered a request pipelined behind a file with a 403 of its own). lws's file
+        // answers carry no `connection: close` (ADD_HEADERS adds only the CORS header of crossOriginFiles);
         // a client sees the close after the whole file.
         case LWS_CALLBACK_HTTP_FILE_COMPLETION:
             // Raised once the whole file is written (lws waits for its buffered output first): -1 closes.
@@ -943,15 +943,17 @@ final class LWSServer: LWSCallbackHandler {
         let path = LWSHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? LWSHeaders.value(wsi, WSI_TOKEN_HEAD_URI)
         guard let path, configuration.crossOriginFiles.contains(path) else { return 0 }
         let args = input.assumingMemoryBound(to: lws_process_html_args.self)
-        guard let start = args.pointee.p else { return 0 }
-        let end = UnsafeMutableRawPointer(start).assumingMemoryBound(to: UInt8.self) + Int(args.pointee.max_len)
-        var position: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(start).assumingMemoryBound(to: UInt8.self)
-        guard LWSHeaders.add(wsi, name: "access-control-allow-origin:", value: "*", at: &position, end: end),
-            let written = position
+        guard let next = args.pointee.p else { return 0 }
+        let start = UnsafeMutableRawPointer(next).assumingMemoryBound(to: UInt8.self)
+        var position: UnsafeMutablePointer<UInt8>? = start
+        guard
+            LWSHeaders.add(
+                wsi, name: "access-control-allow-origin:", value: "*", at: &position,
+                end: start + Int(args.pointee.max_len)),
+            let position
         else { return -1 }
-        let added = written - UnsafeMutableRawPointer(start).assumingMemoryBound(to: UInt8.self)
-        args.pointee.p = start + added
-        args.pointee.max_len -= Int32(added)
+        args.pointee.p = next + (position - start)
+        args.pointee.max_len -= Int32(position - start)
         return 0
     }
 

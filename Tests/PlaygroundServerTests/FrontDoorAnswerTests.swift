@@ -24,24 +24,25 @@ struct FrontDoorAnswerTests {
 
     // MARK: Header names libwebsockets' parser cannot take
 
-    @Test(arguments: prefixNames)
-    func aHeaderNamedWithAPrefixOfAKnownNameIsAnswered(name: String) throws {
+    @Test func aHeaderNamedWithAPrefixOfAKnownNameIsAnswered() throws {
         let server = try ServerProcess()
         let port = server.port
-        let started = ContinuousClock.now
-        // Last, where libwebsockets took the empty line for part of the name and waited for more.
-        let last = try RawHTTP.exchange(port: port, RawHTTP.get("/healthz", port: port, extra: "\(name): 1\r\n"))
-        #expect(last.responses.map(\.status) == [200], "\(name)")
-        #expect(ContinuousClock.now - started < .seconds(2), "\(name): answered after \(ContinuousClock.now - started)")
-        // First, where libwebsockets swallowed the next line into the name: a foreign Host must still be seen.
-        let foreign = try RawHTTP.exchange(
-            port: port, Array("GET /api/sessions HTTP/1.1\r\n\(name): 1\r\nHost: evil.example\r\n\r\n".utf8))
-        #expect(foreign.responses.map(\.status) == [403], "\(name)")
-        // A WebSocket upgrade too.
-        let socket = RawHTTP.exchange(
-            port: port,
-            RawHTTP.get("/ws", port: port, extra: Self.upgrade + "\(name): 1\r\n"), quiet: .seconds(1))
-        #expect(try socket.get().responses.first?.statusLine.hasPrefix("HTTP/1.1 101 ") == true, "\(name)")
+        for name in Self.prefixNames {
+            let started = ContinuousClock.now
+            // Last, where libwebsockets took the empty line for part of the name and waited for more.
+            let last = try RawHTTP.exchange(port: port, RawHTTP.get("/healthz", port: port, extra: "\(name): 1\r\n"))
+            #expect(last.responses.map(\.status) == [200], "\(name)")
+            let waited = ContinuousClock.now - started
+            #expect(waited < .seconds(2), "\(name): answered after \(waited)")
+            // First, where libwebsockets swallowed the next line into the name: a foreign Host is still seen.
+            let foreign = try RawHTTP.exchange(
+                port: port, Array("GET /api/sessions HTTP/1.1\r\n\(name): 1\r\nHost: evil.example\r\n\r\n".utf8))
+            #expect(foreign.responses.map(\.status) == [403], "\(name)")
+            // A WebSocket upgrade too.
+            let socket = RawHTTP.exchange(
+                port: port, RawHTTP.get("/ws", port: port, extra: Self.upgrade + "\(name): 1\r\n"), quiet: .seconds(1))
+            #expect(try socket.get().responses.first?.statusLine.hasPrefix("HTTP/1.1 101 ") == true, "\(name)")
+        }
     }
 
     /// 3,000 such heads held 3,014 descriptors for 10 s, and under a 1,024 limit 1,000 of them made
