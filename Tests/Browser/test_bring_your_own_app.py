@@ -178,9 +178,12 @@ def test_an_app_on_another_origin_imports_the_recorder_from_the_server(start_ser
     site = f"http://127.0.0.1:{httpd.server_address[1]}"
     try:
         server = start_server(allow_origin=site)
+        # README's import line, with this server's port.
+        readme_line = 'import { record } from "http://127.0.0.1:8080/recorder.js";'
+        assert readme_line in (REPO / "README.md").read_text()
         app = (root / "app.js").read_text()
-        assert 'from "./recorder.js"' in app
-        (root / "app.js").write_text(app.replace('from "./recorder.js"', f'from "{server.url}recorder.js"'))
+        assert 'import { record } from "./recorder.js";' in app
+        (root / "app.js").write_text(app.replace('import { record } from "./recorder.js";', readme_line.replace("http://127.0.0.1:8080/", server.url)))
         assert not (root / "recorder.js").exists()
 
         context = browser.new_context(viewport={"width": 1024, "height": 800})
