@@ -150,6 +150,14 @@ final class LWSServer: LWSCallbackHandler {
         guard configuration.apiMounts.allSatisfy({ $0.hasPrefix("/") && $0.count > 1 && $0.utf8.count < 255 }) else {
             throw WebServerError.invalidConfiguration("apiMounts must be paths like /api")
         }
+        guard
+            configuration.crossOriginFiles.allSatisfy({
+                $0.hasPrefix("/") && !$0.hasSuffix("/") && $0.utf8.count < 255
+                    && StaticPathPolicy.isLexicallyAllowed($0)
+            })
+        else {
+            throw WebServerError.invalidConfiguration("crossOriginFiles must be file paths like /recorder.js")
+        }
         guard configuration.httpStallTimeoutSeconds > 0, configuration.reservedFileDescriptors >= 0 else {
             throw WebServerError.invalidConfiguration(
                 "httpStallTimeoutSeconds must be positive and reservedFileDescriptors not negative")
@@ -214,8 +222,9 @@ final class LWSServer: LWSCallbackHandler {
         fileMount.pointee.extra_mimetypes = UnsafePointer(mimeList)
         // With a protocol named, lws raises LWS_CALLBACK_ADD_HEADERS on it for each file it answers
         // (lws_http_serve), where crossOriginFiles get their CORS header; a missing file still reaches
-        // LWS_CALLBACK_HTTP on that protocol, which is protocols[0] either way.
-        fileMount.pointee.protocol = UnsafePointer(protocolName)
+        // LWS_CALLBACK_HTTP on that protocol, which is protocols[0] either way. (A mount of the file's own
+        // would not do: lws redirects a path equal to a mountpoint to that path + "/".)
+        if !configuration.crossOriginFiles.isEmpty { fileMount.pointee.protocol = UnsafePointer(protocolName) }
         var mounts = fileMount
         for prefix in configuration.apiMounts {
             // A callback mount: lws binds the request to the protocol named in `origin` and

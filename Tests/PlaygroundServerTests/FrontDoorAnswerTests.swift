@@ -216,7 +216,13 @@ struct FrontDoorAnswerTests {
         // A HEAD answer has a content-length but no body: read its head as text.
         let head = try Self.answerHead(port, RawHTTP.get("/recorder.js", port: port, method: "HEAD", extra: origin))
         #expect(head.contains("\r\naccess-control-allow-origin: *\r\n"))
-        for path in ["/", "/index.html", "/js/main.js", "/healthz", "/api/sessions", "/no-such-file.js"] {
+        // The header goes to that path alone.
+        let below = try RawHTTP.exchange(port: port, RawHTTP.get("/recorder.js/index.html", port: port, extra: origin))
+        #expect(below.responses.map(\.status) == [404])
+        #expect(below.responses.first?.headers["access-control-allow-origin"] == nil)
+        for path in [
+            "/", "/index.html", "/js/main.js", "/healthz", "/api/sessions", "/no-such-file.js", "/recorder.jsx",
+        ] {
             let other = try RawHTTP.exchange(port: port, RawHTTP.get(path, port: port, extra: origin))
             let response = try #require(other.responses.first, "\(path)")
             #expect(response.headers["access-control-allow-origin"] == nil, "\(path)")
