@@ -53,6 +53,8 @@ final class FrontDoor: @unchecked Sendable {
     /// The bound port (the kernel's choice when 0 was asked for).
     let port: Int
     let limits: Limits
+    /// The WebSocket subprotocol the server speaks (an upgrade offering only others is refused).
+    let subprotocol: String
     private let listenFD: Int32
     // A pipe that wakes the door's poll() for stop().
     private let wakeFD: Int32
@@ -71,7 +73,7 @@ final class FrontDoor: @unchecked Sendable {
 
     /// Binds `host:port` (SO_REUSEADDR) and listens, non-blocking; nothing is accepted before ``start(onHandoff:)``.
     /// - Throws: ``WebServerError/cannotListen(host:port:)``, after reporting the system's reason through ``LWSLog``.
-    init(host: String, port: Int, limits: Limits, hostPolicy: HostPolicy) throws {
+    init(host: String, port: Int, limits: Limits, subprotocol: String, hostPolicy: HostPolicy) throws {
         let (fd, bound) = try Self.listen(host: host, port: port)
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else {
@@ -85,6 +87,7 @@ final class FrontDoor: @unchecked Sendable {
         wakeWriteFD = pipeEnds[1]
         self.port = bound
         self.limits = limits
+        self.subprotocol = subprotocol
         // An absolute-form target names this server when its host passes the Host check and its port is ours.
         isOwnAuthority = { authority in
             let name = HostPolicy.name(of: authority.lowercased())
@@ -149,7 +152,8 @@ final class FrontDoor: @unchecked Sendable {
     fileprivate var wakeDescriptor: Int32 { wakeFD }
 
     fileprivate func evaluate(_ bytes: [UInt8]) -> RequestHead.Verdict {
-        RequestHead.evaluate(bytes, maxHeadBytes: limits.maxHeadBytes, isOwnAuthority: isOwnAuthority)
+        RequestHead.evaluate(
+            bytes, maxHeadBytes: limits.maxHeadBytes, subprotocol: subprotocol, isOwnAuthority: isOwnAuthority)
     }
 
     fileprivate func handOn(_ handoff: Handoff) {

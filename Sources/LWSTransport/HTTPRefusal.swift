@@ -4,8 +4,12 @@
 struct HTTPRefusal: Sendable, Equatable {
     /// The status code, e.g. 400.
     let status: Int
-    /// The reason phrase of the status line, also the body's text.
+    /// The reason phrase of the status line.
     let reason: String
+    /// What the one-line body says after the reason phrase (`Bad Request: …`); nil for the phrase alone.
+    var detail: String?
+    /// Header lines the answer adds (`name: value`), e.g. the version a 426 asks for.
+    var headers: [String] = []
 
     /// The request line or a header line is malformed, or the target holds a NUL (`%00`).
     static let badRequest = HTTPRefusal(status: 400, reason: "Bad Request")
@@ -21,6 +25,20 @@ struct HTTPRefusal: Sendable, Equatable {
     static let serviceUnavailable = HTTPRefusal(status: 503, reason: "Service Unavailable")
     /// A request line naming an HTTP version other than 1.0 or 1.1.
     static let versionNotSupported = HTTPRefusal(status: 505, reason: "HTTP Version Not Supported")
+
+    /// A well-formed request the server refuses, saying why in one line.
+    static func badRequest(_ detail: String) -> HTTPRefusal {
+        HTTPRefusal(status: 400, reason: "Bad Request", detail: detail)
+    }
+
+    /// A WebSocket handshake for a version other than 13 (RFC 6455 §4.4): the answer names the version spoken.
+    static func upgradeRequired(_ detail: String) -> HTTPRefusal {
+        HTTPRefusal(
+            status: 426, reason: "Upgrade Required", detail: detail, headers: ["sec-websocket-version: 13"])
+    }
+
+    /// The one-line body: the reason phrase, then the detail if there is one.
+    var text: String { detail.map { "\(reason): \($0)\n" } ?? reason + "\n" }
 
     // What LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE makes libwebsockets 4.1.6 add to
     // every other answer (copied from its answers; HTTPEdgeCaseTests compares the two).
@@ -38,9 +56,10 @@ struct HTTPRefusal: Sendable, Equatable {
 
     /// The whole response: status line, headers and a one-line text body.
     var bytes: [UInt8] {
-        let body = reason + "\n"
+        let body = text
         var head = "HTTP/1.1 \(status) \(reason)\r\n"
         for (name, value) in Self.securityHeaders { head += "\(name): \(value)\r\n" }
+        for line in headers { head += line + "\r\n" }
         head += "content-type: text/plain; charset=utf-8\r\n"
         head += "content-length: \(body.utf8.count)\r\n"
         head += "cache-control: no-store\r\n"

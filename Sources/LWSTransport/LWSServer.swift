@@ -112,7 +112,7 @@ final class LWSServer: LWSCallbackHandler {
                 // Two below what lws may hold (fd_limit_per_thread below), so that lws never refuses an adoption.
                 maxConnections: max(2, descriptors - 2)
             ),
-            hostPolicy: hostPolicy)
+            subprotocol: configuration.subprotocol, hostPolicy: hostPolicy)
         port = door.port
         loop = try LWSEventLoop()
         do {
@@ -149,6 +149,14 @@ final class LWSServer: LWSCallbackHandler {
         }
         guard configuration.apiMounts.allSatisfy({ $0.hasPrefix("/") && $0.count > 1 && $0.utf8.count < 255 }) else {
             throw WebServerError.invalidConfiguration("apiMounts must be paths like /api")
+        }
+        guard
+            configuration.crossOriginFiles.allSatisfy({
+                $0.hasPrefix("/") && !$0.hasSuffix("/") && $0.utf8.count < 255
+                    && StaticPathPolicy.isLexicallyAllowed($0)
+            })
+        else {
+            throw WebServerError.invalidConfiguration("crossOriginFiles must be file paths like /recorder.js")
         }
         guard configuration.httpStallTimeoutSeconds > 0, configuration.reservedFileDescriptors >= 0 else {
             throw WebServerError.invalidConfiguration(
@@ -212,6 +220,11 @@ final class LWSServer: LWSCallbackHandler {
         fileMount.pointee.def = UnsafePointer(memory.cString("index.html"))
         fileMount.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
         fileMount.pointee.extra_mimetypes = UnsafePointer(mimeList)
+        // With a protocol named, lws raises LWS_CALLBACK_ADD_HEADERS on it for each file it answers
+        // (lws_http_serve), where crossOriginFiles get their CORS header; a missing file still reaches
+        // LWS_CALLBACK_HTTP on that protocol, which is protocols[0] either way. (A mount of the file's own
+        // would not do: lws redirects a path equal to a mountpoint to that path + "/".)
+        if !configuration.crossOriginFiles.isEmpty { fileMount.pointee.protocol = UnsafePointer(protocolName) }
         var mounts = fileMount
         for prefix in configuration.apiMounts {
             // A callback mount: lws binds the request to the protocol named in `origin` and
@@ -527,14 +540,22 @@ final class LWSServer: LWSCallbackHandler {
 
         case LWS_CALLBACK_RECEIVE_PONG:
             guard let connection = connection(user) else { return 0 }
+            connection.lastPong = .now
             return frameRefusal(connection) ?? 0
 
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let connection = connection(user) else { return 0 }
-            return writer.writeable(connection.wsi, connection)
+            let result = writer.writeable(connection.wsi, connection)
+            if result < 0 { connection.endedByServer = true }
+            return result
+
+        case LWS_CALLBACK_WS_SERVER_DROP_PROTOCOL:
+            if let connection = connection(user) { failUnnamedViolation(connection) }
+            return 0
 
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             guard let connection = connection(user) else { return 0 }
+            connection.peerSentClose = true
             if let refusal = frameRefusal(connection) { return refusal }
             return peerClosed(connection, input.map { UnsafeRawBufferPointer(start: $0, count: length) })
 
@@ -566,9 +587,12 @@ final class LWSServer: LWSCallbackHandler {
         case LWS_CALLBACK_HTTP:
             return httpRequest(wsi, user)
 
+        case LWS_CALLBACK_ADD_HEADERS:
+            return addFileHeaders(wsi, input)
+
         // One request per connection: the connection closes once a file is out, like after every other
-        // answer (lws 4.1.6 also answered a request pipelined behind a file with a 403 of its own). lws offers
-        // no way to add `connection: close` to its file answers (ADD_HEADERS is not raised for them in 4.1.6);
+        // answer (lws 4.1.6 also answered a request pipelined behind a file with a 403 of its own). lws's file
+        // answers carry no `connection: close` (ADD_HEADERS adds only the CORS header of crossOriginFiles);
         // a client sees the close after the whole file.
         case LWS_CALLBACK_HTTP_FILE_COMPLETION:
             // Raised once the whole file is written (lws waits for its buffered output first): -1 closes.
@@ -737,6 +761,7 @@ final class LWSServer: LWSCallbackHandler {
                     let fragment = connection.outbound.nextFragment(maxBytes: LWSWriter.fragmentBytes)
                 {
                     guard writer.write(wsi, fragment) else {
+                        connection.endedByServer = true
                         // Outside a callback there is no -1 to return: lws closes it on its next pass.
                         lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC)
                         if let context { LWSEventLoop.wake(context) }
@@ -767,6 +792,32 @@ final class LWSServer: LWSCallbackHandler {
         if let violation = frame.violation { return fail(connection, code: violation.code, reason: violation.reason) }
         if let code = frame.code { connection.peerCloseCode = code }
         return 0  // lws echoes the close frame
+    }
+
+    /// lws 4.1.6 fails a connection for a few frames without naming a close code (ops-ws.c: a control frame
+    /// over 125 bytes, RFC 6455 §5.5; a 64-bit length with its top bit set), so it would drop the TCP
+    /// connection without a close frame. It raises WS_SERVER_DROP_PROTOCOL just before it decides whether
+    /// to send one (close.c), so a code set here goes out: 1002. Every other way a connection ends is told
+    /// apart first: the server's own close or kill, a close lws named itself (`lws_get_close_length`), the
+    /// peer's close frame, the peer's TCP close (the socket reads end-of-file or fails), and lws's
+    /// dead-peer hangup (no pong for `hangupSeconds`).
+    private func failUnnamedViolation(_ connection: LWSServerConnection) {
+        let wsi = connection.wsi
+        guard phase == .running, connection.pendingClose == nil, connection.sentCloseCode == nil,
+            !connection.peerSentClose, !connection.endedByServer, lws_get_close_length(wsi) == 0
+        else { return }
+        if configuration.pingIntervalSeconds > 0,
+            ContinuousClock.now - connection.lastPong >= .seconds(configuration.hangupSeconds) - .seconds(1)
+        {
+            return
+        }
+        var byte: UInt8 = 0
+        let peeked = recv(lws_get_socket_fd(wsi), &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        guard peeked > 0 || (peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) else { return }
+        connection.inbound = []
+        connection.discardingInbound = true
+        connection.sentCloseCode = 1002
+        LWSCloseReason.set(wsi, code: 1002, reason: "invalid frame length")
     }
 
     /// Closes at once with `code`: lws sends the close frame when the callback returns -1.
@@ -893,6 +944,28 @@ final class LWSServer: LWSCallbackHandler {
         return added && lws_finalize_write_http_header(wsi, start, &position, end) == 0
     }
 
+    /// The headers a file answer gets besides lws's own: `access-control-allow-origin: *` for the
+    /// configuration's ``WebServerConfiguration/crossOriginFiles``. `input` is lws's
+    /// `lws_process_html_args`, whose `p` is where the next header goes and `max_len` the room left.
+    private func addFileHeaders(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?) -> Int32 {
+        guard let input, !configuration.crossOriginFiles.isEmpty else { return 0 }
+        let path = LWSHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? LWSHeaders.value(wsi, WSI_TOKEN_HEAD_URI)
+        guard let path, configuration.crossOriginFiles.contains(path) else { return 0 }
+        let args = input.assumingMemoryBound(to: lws_process_html_args.self)
+        guard let next = args.pointee.p else { return 0 }
+        let start = UnsafeMutableRawPointer(next).assumingMemoryBound(to: UInt8.self)
+        var position: UnsafeMutablePointer<UInt8>? = start
+        guard
+            LWSHeaders.add(
+                wsi, name: "access-control-allow-origin:", value: "*", at: &position,
+                end: start + Int(args.pointee.max_len)),
+            let position
+        else { return -1 }
+        args.pointee.p = next + (position - start)
+        args.pointee.max_len -= Int32(position - start)
+        return 0
+    }
+
     private func httpWriteable(_ wsi: OpaquePointer, _ id: UInt64) -> Int32 {
         guard var pending = httpResponses[id] else { return 0 }
         if pending.written == pending.body.count { return closeWhenWritten(wsi, id, pending) }
@@ -937,6 +1010,13 @@ final class LWSServerConnection: LWSWebSocketOutput {
     var overflowed = false
     /// An answer waits in ``LWSServer``'s answers of this loop pass; no WRITEABLE is asked for meanwhile.
     var answerDue = false
+    /// The peer sent a close frame (with a code or without one).
+    var peerSentClose = false
+    /// The server dropped the connection itself (a failed write), so lws's close is no violation of the peer's.
+    var endedByServer = false
+    /// When lws last counted the connection as alive (opened, or a pong): its dead-peer hangup comes
+    /// `hangupSeconds` after this.
+    var lastPong = ContinuousClock.now
 
     init(id: ConnectionID, wsi: OpaquePointer) {
         self.id = id

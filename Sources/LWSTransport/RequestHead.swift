@@ -27,8 +27,11 @@ enum RequestHead {
     /// The verdict on `bytes`, everything read from the connection so far.
     /// - Parameters:
     ///   - maxHeadBytes: the largest head served, request line and final empty line included.
+    ///   - subprotocol: the WebSocket subprotocol the server speaks; an upgrade that names others only is refused.
     ///   - isOwnAuthority: whether an absolute-form target's authority (`host[:port]`) names this server.
-    static func evaluate(_ bytes: [UInt8], maxHeadBytes: Int, isOwnAuthority: (String) -> Bool) -> Verdict {
+    static func evaluate(
+        _ bytes: [UInt8], maxHeadBytes: Int, subprotocol: String, isOwnAuthority: (String) -> Bool
+    ) -> Verdict {
         guard let (headLength, terminatorLength) = headEnd(bytes, searchingFirst: maxHeadBytes + 4) else {
             return bytes.count > maxHeadBytes ? .refuse(.headerFieldsTooLarge) : .incomplete
         }
@@ -43,8 +46,9 @@ enum RequestHead {
         let requestLine = lines.removeFirst()
         guard lines.count <= maxHeaderLines else { return .refuse(.headerFieldsTooLarge) }
 
-        var isWebSocketUpgrade = false
-        var hostLines = 0
+        var fields: [String: [String]] = [:]
+        // Lines libwebsockets would misparse are left out of what it reads (see `isMisparsedByLibwebsockets`).
+        var kept: [ArraySlice<UInt8>] = []
         for line in lines {
             // A line starting with whitespace continues the previous one (obs-fold), which RFC 9112 §5.2
             // lets a server refuse; a field name is a token directly followed by ':' (§5.1).
@@ -52,20 +56,19 @@ enum RequestHead {
                 line[..<colon].allSatisfy(isTokenByte)
             else { return .refuse(.badRequest) }
             let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).lowercased()
-            if name == "host" { hostLines += 1 }
-            if name == "upgrade", value.split(separator: ",").contains(where: { $0.trimmed == "websocket" }) {
-                isWebSocketUpgrade = true
-            }
+            let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
+            fields[name, default: []].append(value)
+            if !isMisparsedByLibwebsockets(name) { kept.append(line) }
         }
         // RFC 9112 §3.2: more than one Host is answered with 400 (libwebsockets would join them with ',').
-        guard hostLines <= 1 else { return .refuse(.badRequest) }
+        guard fields["host", default: []].count <= 1 else { return .refuse(.badRequest) }
 
         let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenByte), !parts[1].isEmpty,
             parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7f })
         else { return .refuse(.badRequest) }
-        switch String(decoding: parts[2], as: UTF8.self) {
+        let version = String(decoding: parts[2], as: UTF8.self)
+        switch version {
         case "HTTP/1.1", "HTTP/1.0": break
         case let version where version.utf8.count == 8 && version.hasPrefix("HTTP/"):
             return .refuse(.versionNotSupported)
@@ -84,11 +87,25 @@ enum RequestHead {
             }
         }
         if let refusal = targetRefusal(target) { return .refuse(refusal) }
+        // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered with 400 (libwebsockets served it).
+        if version == "HTTP/1.1", fields["host"] == nil {
+            return .refuse(.badRequest("HTTP/1.1 needs a Host header"))
+        }
+
+        let upgrade = Self.list(fields["upgrade"])
+        let isWebSocketUpgrade = upgrade.contains("websocket")
+        if isWebSocketUpgrade, let refusal = handshakeRefusal(fields, upgrade: upgrade, subprotocol: subprotocol) {
+            return .refuse(refusal)
+        }
 
         var admitted: [UInt8]
-        if rewritten {
+        if rewritten || kept.count < lines.count || terminatorLength == 3 {
+            // Rebuilt with CRLF line ends: libwebsockets reads the head the door has checked, line for line.
+            let lineEnd: [UInt8] = [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
             admitted = Array(parts[0]) + [UInt8(ascii: " ")] + target + [UInt8(ascii: " ")] + Array(parts[2])
-            admitted += bytes[requestLine.endIndex..<headEnd]
+            admitted += lineEnd
+            for line in kept { admitted += line + lineEnd }
+            admitted += lineEnd
         } else {
             admitted = Array(bytes[..<headEnd])
         }
@@ -99,18 +116,114 @@ enum RequestHead {
         return .admit(bytes: admitted, isWebSocketUpgrade: isWebSocketUpgrade)
     }
 
-    /// The length of the head before its final empty line and the length of that terminator (`CRLF CRLF`,
-    /// or `LF LF` from a lax client, which libwebsockets also accepts), looking at the first `limit` bytes.
+    /// Why a WebSocket upgrade breaks RFC 6455 §4.2.1, if it does: libwebsockets 4.1.6 upgraded a handshake
+    /// with another version or a malformed key, closed one without a key, without `Connection: Upgrade` or
+    /// naming only unknown subprotocols without a word, and answered `Upgrade: h2c, websocket` with an
+    /// HTTP/1.0 403 of its own.
+    private static func handshakeRefusal(
+        _ fields: [String: [String]], upgrade: [String], subprotocol: String
+    ) -> HTTPRefusal? {
+        guard upgrade == ["websocket"] else {
+            return .badRequest("a WebSocket upgrade names websocket alone in Upgrade")
+        }
+        guard list(fields["connection"]).contains("upgrade") else {
+            return .badRequest("a WebSocket upgrade needs Connection: Upgrade")
+        }
+        guard let versions = fields["sec-websocket-version"], versions.count == 1,
+            versions[0].trimmed == "13"
+        else {
+            return .upgradeRequired("this server speaks WebSocket version 13 only")
+        }
+        guard let keys = fields["sec-websocket-key"], keys.count == 1 else {
+            return .badRequest("a WebSocket upgrade needs one Sec-WebSocket-Key")
+        }
+        guard isNonce(String(keys[0].trimmed)) else {
+            return .badRequest("Sec-WebSocket-Key is not 16 bytes in base64")
+        }
+        if let offered = fields["sec-websocket-protocol"] {
+            let names = offered.flatMap { $0.split(separator: ",").map(\.trimmed) }
+            guard names.contains(where: { $0 == subprotocol }) else {
+                return .badRequest("no subprotocol this server speaks was offered (it speaks \(subprotocol))")
+            }
+        }
+        return nil
+    }
+
+    /// The comma-separated tokens of a header's lines, trimmed and lowercased.
+    private static func list(_ values: [String]?) -> [String] {
+        (values ?? []).flatMap { $0.split(separator: ",").map { $0.trimmed.lowercased() } }.filter { !$0.isEmpty }
+    }
+
+    /// Whether `key` is 16 bytes in base64: 22 characters of the alphabet, the 22nd one whose low 4 bits
+    /// are zero (no bits beyond the 16th byte), then `==`.
+    private static func isNonce(_ key: String) -> Bool {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let bytes = Array(key.utf8)
+        guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "=") else { return false }
+        guard bytes[..<22].allSatisfy(alphabet.contains), let last = alphabet.firstIndex(of: bytes[21]) else {
+            return false
+        }
+        return last & 0x0F == 0
+    }
+
+    /// The header names libwebsockets 4.1.6's parser matches, in its own spelling (`lextable-strings.h`):
+    /// a header name ends in `:`, a method or version in a space; `patch`, `put`, `delete` and the internal
+    /// `uri-args` have neither.
+    static let libwebsocketsNames = [
+        "get ", "post ", "options ", "host:", "connection:", "upgrade:", "origin:", "sec-websocket-draft:",
+        "sec-websocket-extensions:", "sec-websocket-key1:", "sec-websocket-key2:", "sec-websocket-protocol:",
+        "sec-websocket-accept:", "sec-websocket-nonce:", "http/1.1 ", "http2-settings:", "accept:",
+        "access-control-request-headers:", "if-modified-since:", "if-none-match:", "accept-encoding:",
+        "accept-language:", "pragma:", "cache-control:", "authorization:", "cookie:", "content-length:",
+        "content-type:", "date:", "range:", "referer:", "sec-websocket-key:", "sec-websocket-version:",
+        "sec-websocket-origin:", "accept-charset:", "accept-ranges:", "access-control-allow-origin:", "age:",
+        "allow:", "content-disposition:", "content-encoding:", "content-language:", "content-location:",
+        "content-range:", "etag:", "expect:", "expires:", "from:", "if-match:", "if-range:",
+        "if-unmodified-since:", "last-modified:", "link:", "location:", "max-forwards:", "proxy-authenticate:",
+        "proxy-authorization:", "refresh:", "retry-after:", "server:", "set-cookie:", "strict-transport-security:",
+        "transfer-encoding:", "user-agent:", "vary:", "via:", "www-authenticate:", "patch", "put", "delete",
+        "uri-args", "proxy ", "x-real-ip:", "http/1.0 ", "x-forwarded-for:", "connect ", "head ", "te:",
+        "replay-nonce:", "x-auth-token:",
+    ]
+
+    // libwebsockets walks a header name through a trie of the names above. A name that ends (at its ':')
+    // inside the trie, short of a name's end, is taken neither as known nor as unknown: the ':' and what
+    // follows become part of the name, up to the next ':' (it swallowed the next line, `Host` included) or
+    // forever (the empty line too, so the head never ended: `Con: 1` waited 10 s and closed unanswered). A
+    // name that runs through `put`, `patch`, `delete` or `uri-args` is matched there, mid-name, as that
+    // method or the query. The server reads no header libwebsockets does not know, so such lines are left out.
+    private static let (misparsedNames, bareNames): (Set<String>, [String]) = {
+        var prefixes = Set<String>()
+        var bare: [String] = []
+        for entry in libwebsocketsNames {
+            var stem = entry
+            let terminated = stem.hasSuffix(":") || stem.hasSuffix(" ")
+            if terminated { stem.removeLast() } else { bare.append(stem) }
+            for length in 1..<stem.count { prefixes.insert(String(stem.prefix(length))) }
+            // `get` followed by ':' fails on the ' ' the trie expects, like a proper prefix.
+            if entry.hasSuffix(" ") { prefixes.insert(stem) }
+        }
+        let known = Set(libwebsocketsNames.filter { $0.hasSuffix(":") }.map { String($0.dropLast()) })
+        return (prefixes.subtracting(known), bare)
+    }()
+
+    /// Whether libwebsockets 4.1.6 misparses a header line with this (lowercased) name.
+    static func isMisparsedByLibwebsockets(_ name: String) -> Bool {
+        misparsedNames.contains(name) || bareNames.contains { name.hasPrefix($0) }
+    }
+
+    /// The length of the head before its final empty line and the length of that terminator (`CRLF CRLF`;
+    /// from a lax client `LF LF`, which libwebsockets also accepts, or `LF CRLF`), looking at the first
+    /// `limit` bytes.
     static func headEnd(_ bytes: [UInt8], searchingFirst limit: Int) -> (Int, Int)? {
         let end = min(bytes.count, limit)
         var index = 0
         while index + 1 < end {
             if bytes[index] == UInt8(ascii: "\n") {
                 if bytes[index + 1] == UInt8(ascii: "\n") { return (index, 2) }
-                if index >= 1, bytes[index - 1] == UInt8(ascii: "\r"), index + 2 < end,
-                    bytes[index + 1] == UInt8(ascii: "\r"), bytes[index + 2] == UInt8(ascii: "\n")
-                {
-                    return (index - 1, 4)
+                if index + 2 < end, bytes[index + 1] == UInt8(ascii: "\r"), bytes[index + 2] == UInt8(ascii: "\n") {
+                    let afterCR = index >= 1 && bytes[index - 1] == UInt8(ascii: "\r")
+                    return afterCR ? (index - 1, 4) : (index, 3)
                 }
             }
             index += 1
@@ -183,7 +296,7 @@ enum RequestHead {
     }
 }
 
-extension Substring {
+extension StringProtocol where SubSequence == Substring {
     fileprivate var trimmed: Substring {
         let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
         let end = lastIndex { $0 != " " && $0 != "\t" }.map(index(after:)) ?? start

@@ -34,6 +34,10 @@ public struct WebServerConfiguration: Sendable {
     /// URL path prefixes routed to ``WebServerDelegate/handle(_:)`` instead of the file mount (e.g. `/api`);
     /// none by default.
     public var apiMounts: [String] = []
+    /// Paths of public files answered with `Access-Control-Allow-Origin: *`, so that pages on any origin
+    /// may read them (e.g. a script they import as a module); every other answer carries no CORS header.
+    /// None by default.
+    public var crossOriginFiles: [String] = []
     /// How long an HTTP answer may wait for its reader: every write of a dynamic answer restarts this
     /// clock, so a reader that keeps reading gets the whole answer however slowly it reads; one that
     /// reads nothing for this long is dropped and reported (``WebServerDelegate/httpResponseDropped(_:)``).

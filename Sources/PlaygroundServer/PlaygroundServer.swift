@@ -38,6 +38,8 @@ public final class PlaygroundServer: @unchecked Sendable {
         var configuration = WebServerConfiguration(
             publicDirectory: options.publicDirectory, subprotocol: Self.subprotocol)
         configuration.apiMounts = APIRoutes.mounts
+        // The recorder is a public, credential-free script that apps on other origins import as a module.
+        configuration.crossOriginFiles = ["/recorder.js"]
         configuration.host = options.host
         configuration.port = options.port
         configuration.allowedOrigins = options.allowedOrigins

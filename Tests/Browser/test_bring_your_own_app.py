@@ -168,6 +168,48 @@ def test_without_allow_origin_the_stream_is_refused_and_the_recording_stays_loca
     context.close()
 
 
+def test_an_app_on_another_origin_imports_the_recorder_from_the_server(start_server, browser, tmp_path):
+    """README's two lines as written: the import names the server's /recorder.js, nothing is copied."""
+    root = tmp_path / "site"
+    shutil.copytree(FOREIGN, root)
+    handler = lambda *args, **kwargs: QuietHandler(*args, directory=str(root), **kwargs)  # noqa: E731
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    site = f"http://127.0.0.1:{httpd.server_address[1]}"
+    try:
+        server = start_server(allow_origin=site)
+        # README's import line, with this server's port.
+        readme_line = 'import { record } from "http://127.0.0.1:8080/recorder.js";'
+        assert readme_line in (REPO / "README.md").read_text()
+        app = (root / "app.js").read_text()
+        assert 'import { record } from "./recorder.js";' in app
+        (root / "app.js").write_text(app.replace('import { record } from "./recorder.js";', readme_line.replace("http://127.0.0.1:8080/", server.url)))
+        assert not (root / "recorder.js").exists()
+
+        context = browser.new_context(viewport={"width": 1024, "height": 800})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: errors.append(message.text) if message.type in ("error", "warning") else None)
+        page.on("requestfailed", lambda request: errors.append(f"failed: {request.url}"))
+        with page.expect_response(f"{server.url}recorder.js") as response_info:
+            page.goto(f"{site}/?server={server.url}")
+        response = response_info.value
+        assert response.status == 200 and response.headers["access-control-allow-origin"] == "*"
+        # It records: a record session streams, and the server runs its preset on what the list does.
+        wait_until(page, "window.recording && window.recording.session !== null")
+        scroll_list_to_the_end(page)
+        wait_until(page, "window.recording.decisions.some((e) => e.name === 'reachedBottom')")
+        assert page.evaluate("window.pagesLoaded") == 4
+        trace = page.evaluate("window.recording.stop()")
+        assert json.loads(trace.splitlines()[0])["server"] == "recorder.js"
+        assert errors == []
+        context.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 def open_trace(page, path: Path) -> None:
     page.set_input_files("#trace-file", str(path))
     expect(page.locator("#trace-body")).to_be_visible()

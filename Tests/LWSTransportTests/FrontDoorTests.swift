@@ -120,9 +120,27 @@ final class RawConnection: @unchecked Sendable {
     deinit { close(fd) }
 
     func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
+        try send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) throws {
         let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == bytes.count else { throw HTTPProbe.Failure.socketError(errno) }
+    }
+
+    /// What was received once `done` says so, the server closed, or `timeout` passed.
+    func readUntil(timeout: Duration, _ done: ([UInt8]) -> Bool) -> [UInt8] {
+        let deadline = ContinuousClock.now + timeout
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while !done(received), ContinuousClock.now < deadline {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 50) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            received += buffer[..<count]
+        }
+        return received
     }
 
     /// Everything received until the server closed (`closed`) or `timeout` passed.

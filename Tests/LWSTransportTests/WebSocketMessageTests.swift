@@ -122,4 +122,39 @@ import Testing
             #expect(client.receive() == .text("m\(index)"))
         }
     }
+
+    /// The code the delegate sees says how a connection ended: 1002 only for the frames libwebsockets fails
+    /// without naming a code (a control frame over 125 bytes), never for a close frame without a code or a
+    /// TCP close, which end without one.
+    @Test func theCloseCodeSaysHowAConnectionEnded() throws {
+        let server = try TestServer()
+        let mask: [UInt8] = [1, 2, 3, 4]
+        // Each way, the close frame the server answers with (none for a TCP close), and the code it reports.
+        let ways: [(String, [UInt8], [UInt8], UInt16?)] = [
+            ("a close without a code", [0x88, 0x80] + mask, [0x88, 0x00], nil),
+            (
+                "a ping of 126 bytes", [0x89, 0xFE, 0x00, 0x7E] + mask + [UInt8](repeating: 0, count: 126),
+                [0x03, 0xEA], 1002
+            ),
+            ("a TCP close", [], [], nil),
+        ]
+        for (index, (way, frame, answer, code)) in ways.enumerated() {
+            var client: RawConnection? = try RawConnection(port: server.port)
+            try client?.send(
+                "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+            let opened = server.delegate.log.wait(timeout: .seconds(5)) { $0.opened.count > index ? true : nil }
+            #expect(opened == true, "\(way)")
+            if !frame.isEmpty {
+                try client?.send(frame)
+                // The close frame comes at once; the server then awaits the client's, which this one never sends.
+                let received = client?.readUntil(timeout: .seconds(5)) { $0.firstRange(of: answer) != nil } ?? []
+                #expect(received.firstRange(of: answer) != nil, "\(way): \(received.suffix(8))")
+            }
+            client = nil  // closes the socket
+            _ = client
+            let closed = try #require(server.delegate.waitForClosed(count: index + 1), "\(way)")
+            #expect(closed[ConnectionID(rawValue: UInt64(index + 1))] == .some(code), "\(way)")
+        }
+    }
 }

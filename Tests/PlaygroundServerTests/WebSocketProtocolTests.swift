@@ -84,4 +84,22 @@ struct WebSocketProtocolTests {
         try other.sendFrame(opcode: 0x0, payload: Array(text[22...]))
         #expect(try other.receive(until: { $0.contains("\"pong\"") }).contains("é✓"))
     }
+
+    /// RFC 6455 §5.5: a control frame's payload is at most 125 bytes. libwebsockets 4.1.6 drops the TCP
+    /// connection without a close frame on a longer one; the server fails it with 1002, and the session
+    /// sees that code.
+    @Test func aPingOver125BytesGets1002() throws {
+        let server = try ServerProcess()
+        for opcode: UInt8 in [0x9, 0xA] {
+            let socket = try Self.session(server)
+            try socket.sendFrame(opcode: opcode, payload: Array(repeating: 0x61, count: 126))
+            #expect(try socket.receiveCloseFrame().code == 1002, "opcode \(opcode)")
+        }
+        #expect(server.waitForLine { $0.contains("sessionClosed code=1002") } != nil)
+        // A ping of exactly 125 bytes is answered with its pong, and the session goes on.
+        let socket = try Self.session(server)
+        try socket.sendFrame(opcode: 0x9, payload: Array(repeating: 0x62, count: 125))
+        try socket.send(#"{"type":"ping","id":"after"}"#)
+        #expect(try socket.receive(until: { $0.contains("\"pong\"") }).contains("after"))
+    }
 }
