@@ -54,6 +54,11 @@ public struct Rebuilt: Equatable, Sendable {
     public var decisions: [TimedDecision]
     /// Timers the logic had asked for that had not fired by the moment, earliest first.
     public var pendingTimers: [PendingTimer]
+
+    /// Gives the session its id: a server rebuilds a fork before it knows the number the session gets.
+    public mutating func rename(_ id: String) {
+        state.id = id
+    }
 }
 
 /// A timer the logic asked for and when it is due (milliseconds, on the trace's clock).
