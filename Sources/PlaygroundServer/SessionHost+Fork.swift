@@ -119,9 +119,9 @@ extension SessionHost {
         } catch {
             return .refused(ProtocolError(.badMessage, "the parent trace cannot be read: \(error)"))
         }
-        parent.header.maxMessageBytes = min(parent.header.maxMessageBytes, limits.maxMessageBytes)
-        parent.header.itemCap = min(
-            parent.header.itemCap ?? .max, limits.itemCap, Self.itemsFittingOneResume(parent, limits))
+        parent.header.hold(
+            toItemCap: min(limits.itemCap, Self.itemsFittingOneResume(parent, limits)),
+            maxMessageBytes: limits.maxMessageBytes)
         let rebuilt = Replay.rebuild(parent, through: fork.at, id: "fork", resumeToken: resumeToken)
         guard rebuilt.state.isOpen else {
             let opened = parent.lines.first.map { " (its hello is at t=\($0.t))" } ?? ""
@@ -133,7 +133,7 @@ extension SessionHost {
         header.format = Trace.formatVersion
         header.fork = Trace.Fork(parent: fork.parent, parentSession: parent.header.session, at: fork.at)
         var lines: [UInt8] = []
-        for line in interleaved(rebuilt) {
+        for line in rebuilt.traceLines {
             lines += line.json.jsonBytes
             lines.append(0x0A)
         }
@@ -210,21 +210,5 @@ extension SessionHost {
             let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(input) }
             handle(.message(decoded), on: hosted, at: fork.at, loop: loop)
         }
-    }
-
-    /// The parent's lines up to the moment with the decisions they made, each decision after the inputs of
-    /// its time (a replay reads only their order among decisions).
-    static func interleaved(_ rebuilt: Rebuilt) -> [Trace.Line] {
-        var lines: [Trace.Line] = []
-        var decisions = rebuilt.decisions[...]
-        for line in rebuilt.lines {
-            while let next = decisions.first, next.t < line.t {
-                lines.append(.decision(t: next.t, next.entry))
-                decisions.removeFirst()
-            }
-            lines.append(line)
-        }
-        lines += decisions.map { .decision(t: $0.t, $0.entry) }
-        return lines
     }
 }

@@ -115,6 +115,15 @@ public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { "line \(line): \(reason)" }
 }
 
+extension Trace.Header {
+    /// Holds the header to a server's limits: a trace (a fork's parent) may lower them, never raise them. A
+    /// header without `itemCap` gets the server's.
+    public mutating func hold(toItemCap cap: Int, maxMessageBytes bytes: Int) {
+        itemCap = min(itemCap ?? .max, cap)
+        maxMessageBytes = min(maxMessageBytes, bytes)
+    }
+}
+
 // MARK: Writing
 
 extension Trace.Header {
