@@ -240,7 +240,7 @@ struct LimitsTests {
             contentsOf: ServerProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         for flag in [
             "--max-message", "--max-outbound", "--max-geometry-rate", "--max-sessions", "--max-connecting",
-            "--hello-timeout", "--max-session-items",
+            "--hello-timeout", "--max-session-items", "--max-fork-bytes", "--max-fork-lines",
         ] {
             #expect(result.stdout.contains(flag), "missing \(flag) in --help")
             #expect(readme.contains("`\(flag) "), "missing \(flag) in README")
