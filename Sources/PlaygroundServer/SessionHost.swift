@@ -252,11 +252,12 @@ final class SessionHost: WebServerDelegate {
             loop.close(id, code: 1013, reason: "server full")
             return
         }
-        if sessions.count >= options.maxSessions { evictLongestWaiting(loop: loop) }
+        // A fork makes its room once it is rebuilt, so a refused one evicts nothing.
         if let fork = hello.fork {
             openFork(fork, hello: hello, on: id, reading: reading, loop: loop)
             return
         }
+        if sessions.count >= options.maxSessions { evictLongestWaiting(loop: loop) }
         // The number is taken only if hello is accepted, so a refused hello leaves no gap and no file.
         let sessionID = SessionID(number: nextSessionNumber)
         let state = SessionState(
