@@ -255,7 +255,8 @@ final class PingWatcher: @unchecked Sendable {
     /// Says hello and starts pinging; returns once the first pong came.
     init(port: Int) throws {
         let ready = Counter()
-        let thread = Thread { [self] in run(port: port, ready: ready) }
+        // Weak: the watcher holds its thread, so a strong capture would keep both alive for ever.
+        let thread = Thread { [weak self] in self?.run(port: port, ready: ready) }
         self.thread = thread
         thread.start()
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
