@@ -60,10 +60,12 @@ test-asan: deps
 test-tsan: deps
 	TSAN_OPTIONS=atexit_sleep_ms=0 $(SWIFT) test --sanitize=thread --scratch-path .build/sanitize-thread $(SANITIZER_TOOLSET)
 
-# Replays the saved crash inputs, then fuzzes ScrollCore's decoder and reducer for 30 s (Fuzz/fuzz.sh).
+# Replays the saved crash inputs, then fuzzes ScrollCore's decoder and reducer for 30 s, and the trace reader
+# and a fork's rebuild for 30 s (Fuzz/fuzz.sh).
 fuzz-smoke:
 	Fuzz/fuzz.sh regressions
 	Fuzz/fuzz.sh run 30
+	Fuzz/fuzz.sh trace 30
 
 # Churn, a client that never reads and a geometry flood against a release build, on loopback; prints figures.
 soak: deps

@@ -5,6 +5,9 @@
 #   Fuzz/fuzz.sh run SECONDS    build, then fuzz for SECONDS (default 30) on one core
 #                               (SCROLL_FUZZ_DECODER_ONLY=1: the decoder alone, many more inputs a second)
 #   Fuzz/fuzz.sh regressions    build, then run every saved input under Fuzz/Regressions once
+#   Fuzz/fuzz.sh trace SECONDS  build .build/fuzz/trace-fuzz (Fuzz/TraceFuzz.swift: the trace reader and a
+#                               fork's rebuild), then fuzz it for SECONDS (default 30), seeded with
+#                               Examples/traces/*.jsonl whole; its saved crashes live in Fuzz/TraceRegressions
 #
 # The target is compiled outside SwiftPM: Sources/ScrollCore/*.swift and Fuzz/ScrollCoreFuzz.swift become
 # one module. The working corpus lives in .build/fuzz/corpus, seeded from Fuzz/Seeds, Fuzz/Regressions
@@ -16,15 +19,21 @@ cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 OUT=.build/fuzz
 BIN=$OUT/scroll-core-fuzz
+TRACE_BIN=$OUT/trace-fuzz
+
+# compile BINARY ENTRY.swift: ScrollCore's sources and the entry point as one module, unless up to date.
+compile() {
+    local binary=$1 entry=$2 newest
+    mkdir -p "$OUT"
+    newest=$(ls -t Sources/ScrollCore/*.swift "$entry" | head -n 1)
+    if [[ -x "$binary" && "$binary" -nt "$newest" && "$binary" -nt Fuzz/fuzz.sh ]]; then return; fi
+    echo "fuzz: compiling $binary"
+    swiftc -swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld \
+        -module-name "$(basename "$entry" .swift)" -o "$binary" Sources/ScrollCore/*.swift "$entry"
+}
 
 build() {
-    mkdir -p "$OUT"
-    local newest
-    newest=$(ls -t Sources/ScrollCore/*.swift Fuzz/ScrollCoreFuzz.swift | head -n 1)
-    if [[ -x "$BIN" && "$BIN" -nt "$newest" && "$BIN" -nt Fuzz/fuzz.sh ]]; then return; fi
-    echo "fuzz: compiling $BIN"
-    swiftc -swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld \
-        -module-name ScrollCoreFuzz -o "$BIN" Sources/ScrollCore/*.swift Fuzz/ScrollCoreFuzz.swift
+    compile "$BIN" Fuzz/ScrollCoreFuzz.swift
 }
 
 seed_corpus() {
@@ -72,9 +81,22 @@ run)
 regressions)
     build
     if compgen -G "Fuzz/Regressions/*" >/dev/null; then "$BIN" Fuzz/Regressions/*; else echo "fuzz: no regressions saved"; fi
+    if compgen -G "Fuzz/TraceRegressions/*" >/dev/null; then
+        compile "$TRACE_BIN" Fuzz/TraceFuzz.swift
+        "$TRACE_BIN" Fuzz/TraceRegressions/*
+    fi
+    ;;
+trace)
+    seconds="${2:-30}"
+    compile "$TRACE_BIN" Fuzz/TraceFuzz.swift
+    mkdir -p "$OUT/trace-corpus" "$OUT/trace-artifacts"
+    cp -n Examples/traces/*.jsonl "$OUT/trace-corpus/" 2>/dev/null || true
+    if compgen -G "Fuzz/TraceRegressions/*" >/dev/null; then cp -n Fuzz/TraceRegressions/* "$OUT/trace-corpus/"; fi
+    "$TRACE_BIN" "$OUT/trace-corpus" -dict=Fuzz/trace.dict -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$OUT/trace-artifacts/"
     ;;
 *)
-    echo "usage: Fuzz/fuzz.sh build | run [SECONDS] | regressions" >&2
+    echo "usage: Fuzz/fuzz.sh build | run [SECONDS] | regressions | trace [SECONDS]" >&2
     exit 2
     ;;
 esac

@@ -73,9 +73,13 @@ final class LWSServer: LWSCallbackHandler {
         let request: HTTPRequest
         let status: Int
         var body: [UInt8]
+        /// Streamed instead of `body`, a fragment per write.
+        var file: HTTPFileBody?
         var written = 0
         /// When the last piece was handed to lws: a drop long after it was a stalled reader.
         var lastProgress = ContinuousClock.now
+
+        var length: Int { file?.length ?? body.count }
     }
 
     /// How many WebSockets may be open: the configured cap, lowered so that plain HTTP (e.g. `/healthz`)
@@ -874,7 +878,8 @@ final class LWSServer: LWSCallbackHandler {
         var pending = PendingHTTPResponse(
             wsi: wsi, request: request ?? HTTPRequest(method: "GET", path: ""), status: response.status,
             body: request?.method == "HEAD" ? [] : response.body)
-        if pending.body.count <= LWSWriter.fragmentBytes {
+        if request?.method != "HEAD", let file = response.file, file.length > 0 { pending.file = file }
+        if pending.file == nil, pending.body.count <= LWSWriter.fragmentBytes {
             if !pending.body.isEmpty {
                 guard writer.write(wsi, pending.body[...], protocol: LWS_WRITE_HTTP_FINAL) else { return -1 }
             }
@@ -915,7 +920,7 @@ final class LWSServer: LWSCallbackHandler {
         delegate?.httpResponseDropped(
             HTTPResponseDrop(
                 request: pending.request, status: pending.status, bytesWritten: pending.written,
-                bodyBytes: pending.body.count,
+                bodyBytes: pending.length,
                 reason: stalled ? .readerStalled(seconds: configuration.httpStallTimeoutSeconds) : .closedByClient
             ))
     }
@@ -929,7 +934,7 @@ final class LWSServer: LWSCallbackHandler {
         guard
             lws_add_http_common_headers(
                 wsi, UInt32(clamping: response.status), response.contentType,
-                lws_filepos_t(response.body.count), &position, end
+                lws_filepos_t(response.file?.length ?? response.body.count), &position, end
             ) == 0
         else { return false }
         // Before lws has parsed the request's version it writes an HTTP/1.0 status line; every client
@@ -968,12 +973,15 @@ final class LWSServer: LWSCallbackHandler {
 
     private func httpWriteable(_ wsi: OpaquePointer, _ id: UInt64) -> Int32 {
         guard var pending = httpResponses[id] else { return 0 }
-        if pending.written == pending.body.count { return closeWhenWritten(wsi, id, pending) }
-        let end = min(pending.body.count, pending.written + LWSWriter.fragmentBytes)
-        let isLast = end == pending.body.count
+        if pending.written == pending.length { return closeWhenWritten(wsi, id, pending) }
+        let end = min(pending.length, pending.written + LWSWriter.fragmentBytes)
+        let isLast = end == pending.length
+        // A file is read a fragment at a time; one that shrank since it was opened cuts the answer off.
+        let fragment = pending.file.map { $0.read(at: pending.written, count: end - pending.written)[...] }
         guard
+            fragment.map({ $0.count == end - pending.written }) ?? true,
             writer.write(
-                wsi, pending.body[pending.written..<end],
+                wsi, fragment ?? pending.body[pending.written..<end],
                 protocol: isLast ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP
             )
         else { return -1 }

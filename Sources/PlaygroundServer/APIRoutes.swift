@@ -41,10 +41,11 @@ enum APIRoutes {
             return problem("traces are recorded only when the server runs with --log-dir DIR", status: 404)
         }
         host.sessions[id]?.trace?.flush()
-        guard let data = FileManager.default.contents(atPath: "\(directory)/traces/\(id).jsonl") else {
+        // Streamed a fragment per write, never read whole on the service thread: a trace can be large.
+        guard let file = HTTPFileBody(path: "\(directory)/traces/\(id).jsonl") else {
             return problem("no trace for session \(id)", status: 404)
         }
-        return HTTPResponse(status: 200, contentType: "application/x-ndjson", body: Array(data))
+        return .file(file, contentType: "application/x-ndjson")
     }
 
     private static func sessions(_ host: SessionHost) -> HTTPResponse {

@@ -39,6 +39,10 @@ public struct PlaygroundOptions: Sendable {
     /// Geometry messages a session applies per second (`--max-geometry-rate`); the excess is coalesced,
     /// the newest winning, with one `rate_limited` error a second.
     public var maxGeometryPerSecond = 240
+    /// The most bytes of parent trace a fork may send (`--max-fork-bytes`).
+    public var maxForkBytes = 8 * 1024 * 1024
+    /// The most lines of parent trace a fork may send, header included (`--max-fork-lines`).
+    public var maxForkLines = 50_000
     /// Events kept in memory for `/api/events`.
     public var eventRingCapacity = 10_000
     /// Bytes of events kept in memory for `/api/events`.

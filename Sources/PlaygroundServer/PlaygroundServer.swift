@@ -1,3 +1,4 @@
+import Dispatch
 import LWSTransport
 import ScrollCore
 
@@ -49,6 +50,16 @@ public final class PlaygroundServer: @unchecked Sendable {
         configuration.maxMessageBytes = options.maxMessageBytes
         configuration.maxOutboundBytes = options.maxOutboundBytes
         server = try WebServer(configuration: configuration, delegate: host)
+        // A fork's rebuild (up to --max-fork-lines of replay) runs on its own thread, one at a time; its
+        // result goes back to the service thread, where the session opens.
+        let forks = DispatchQueue(label: "scroll-playground.fork-rebuild", qos: .utility)
+        host.rebuildOffLoop = { [weak self] connection, work in
+            guard let playground = self else { return }
+            forks.async {
+                let result = work()
+                playground.server.execute { loop in playground.host.forkRebuilt(result, on: connection, loop: loop) }
+            }
+        }
     }
 
     /// Raises the open-file limit as far as the process may, and lowers `--max-sessions` and

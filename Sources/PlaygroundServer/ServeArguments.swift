@@ -57,6 +57,12 @@ struct ServeArguments: Sendable {
             help: "geometry messages a session applies per second; the excess is coalesced, "
                 + "the newest winning, with one rate_limited error a second",
             \.options.maxGeometryPerSecond, in: 1...100_000),
+        .integer(
+            "max-fork-bytes", "BYTES", help: "bytes of parent trace a fork (hello.fork) may send",
+            \.options.maxForkBytes, in: 1024...64 * 1024 * 1024),
+        .integer(
+            "max-fork-lines", help: "lines of parent trace a fork may send, header included",
+            \.options.maxForkLines, in: 2...1_000_000),
         .number(
             "resume-grace", "S", help: "seconds a dropped session waits to be resumed",
             \.options.resumeGraceSeconds, in: 0...86_400, unit: "seconds"),

@@ -3,18 +3,48 @@ import ScrollCore
 
 /// A `forkTrace` message: one piece of the parent trace a fork's `hello` will continue from.
 enum ForkTraceChunk {
-    /// The most bytes of parent trace one connection may send (the pieces together).
-    static let maxBytes = 8 * 1024 * 1024
-
     /// Whether the text is a `forkTrace` message (a JSON object whose `type` is `"forkTrace"`).
     static func isOne(_ text: [UInt8]) -> Bool {
         (try? JSONParser.parse(text))?.object?["type"] == "forkTrace"
     }
 }
 
+/// What bounds a fork, whatever its parent trace says: a parent's header may lower a limit, never raise it.
+struct ForkLimits: Sendable {
+    /// The most bytes of parent trace (`--max-fork-bytes`).
+    var maxBytes: Int
+    /// The most lines of parent trace, header included (`--max-fork-lines`).
+    var maxLines: Int
+    /// The most items a session holds (`--max-session-items`, as lowered at start).
+    var itemCap: Int
+    /// The largest message a page may send (`--max-message`).
+    var maxMessageBytes: Int
+    /// Bytes queued for one page (`--max-outbound`): a parent's own item list must fit one resume too.
+    var maxOutboundBytes: Int
+}
+
+/// A fork's parent, read and replayed off the service thread (``SessionHost/rebuildFork``).
+enum ForkRebuild: Sendable {
+    /// The fork is refused with this error; nothing was created.
+    case refused(ProtocolError)
+    /// The session as it stood at the moment, the fork's header, and the trace lines that rebuild it
+    /// (encoded, one per line), ready for its trace file.
+    case rebuilt(Rebuilt, header: Trace.Header, lines: [UInt8])
+}
+
 extension SessionHost {
+    /// The most forks being rebuilt at once; one more is refused with `not_ready` (it may try again).
+    static let maxForksInProgress = 4
+
+    /// The limits a fork is held to.
+    var forkLimits: ForkLimits {
+        ForkLimits(
+            maxBytes: options.maxForkBytes, maxLines: options.maxForkLines, itemCap: options.maxSessionItems,
+            maxMessageBytes: options.maxMessageBytes, maxOutboundBytes: options.maxOutboundBytes)
+    }
+
     /// Keeps a piece of a parent trace sent before `hello`; refuses a piece without `text` or past
-    /// ``ForkTraceChunk/maxBytes`` (what was sent so far is then dropped).
+    /// `--max-fork-bytes` (what was sent so far is then dropped).
     func receiveForkTrace(_ text: [UInt8], on id: ConnectionID, at time: Int64, loop: WebServerLoop) {
         guard let piece = (try? JSONParser.parse(text))?.object?["text"]?.string else {
             refuse(
@@ -23,22 +53,23 @@ extension SessionHost {
             return
         }
         let received = (forkUploads[id]?.count ?? 0) + piece.utf8.count
-        guard received <= ForkTraceChunk.maxBytes else {
+        guard received <= options.maxForkBytes else {
             forkUploads[id] = nil
             refuse(
-                ProtocolError(.badMessage, "a parent trace is limited to \(ForkTraceChunk.maxBytes) bytes"), on: id,
-                at: time, loop: loop)
+                ProtocolError(
+                    .badMessage, "a parent trace is limited to \(options.maxForkBytes) bytes (--max-fork-bytes)"),
+                on: id, at: time, loop: loop)
             return
         }
         forkUploads[id, default: []] += piece.utf8
     }
 
     /// Opens a fork: a new session rebuilt by replaying the parent trace up to `fork.at`, then handed to
-    /// this page as if it resumed it there (a `hello` with `resume: "fork"`, logged `sessionForked`), then `hello.config`
-    /// applied as a `config` message. The fork's trace starts with the parent's header (its settings,
-    /// source and limits, so a replay rebuilds the same state), a `fork` reference, and the parent's lines
-    /// up to the moment with the decisions they make; its clock continues the parent's, so
-    /// `replay` of the fork reproduces it exactly. Nothing is created when the fork is refused.
+    /// this page as if it resumed it there (a `hello` with `resume: "fork"`, logged
+    /// `sessionForked`), then `hello.config`
+    /// applied as a `config` message. The rebuild runs off the service thread (``rebuildOffLoop``), so other
+    /// sessions are answered meanwhile; the connection waits for its `welcome`. Nothing is created when the
+    /// fork is refused.
     func openFork(_ fork: ForkRequest, hello: Hello, on id: ConnectionID, reading: Int64, loop: WebServerLoop) {
         let now = reading / 1_000_000
         guard let upload = forkUploads.removeValue(forKey: id), !upload.isEmpty else {
@@ -47,21 +78,90 @@ extension SessionHost {
                 on: id, at: now, loop: loop)
             return
         }
-        let parent: Trace
+        guard links.values.count(where: { $0.forking != nil }) < Self.maxForksInProgress else {
+            refuse(
+                ProtocolError(
+                    .notReady, "the server is rebuilding \(Self.maxForksInProgress) forks: send hello again shortly"),
+                on: id, at: now, loop: loop)
+            return
+        }
+        // Its hello came in time: the rebuild may take longer than the hello timeout (it is bounded by
+        // --max-fork-lines, and at most maxForksInProgress run at once).
+        links[id]?.forking = hello
+        if let timer = links[id]?.helloTimer {
+            loop.cancel(timer)
+            links[id]?.helloTimer = nil
+        }
+        let limits = forkLimits
+        let token = Self.makeToken()
+        let work: @Sendable () -> ForkRebuild = {
+            Self.rebuild(upload, fork: fork, limits: limits, resumeToken: token)
+        }
+        if let rebuildOffLoop {
+            rebuildOffLoop(id, work)
+        } else {
+            forkRebuilt(work(), on: id, loop: loop)
+        }
+    }
+
+    /// Reads the parent, holds it to the server's limits and replays it to the moment: pure, off the loop.
+    static func rebuild(_ upload: [UInt8], fork: ForkRequest, limits: ForkLimits, resumeToken: String)
+        -> ForkRebuild
+    {
+        let lineCount = upload.count(where: { $0 == 0x0A }) + (upload.last == 0x0A ? 0 : 1)
+        guard lineCount <= limits.maxLines else {
+            return .refused(
+                ProtocolError(
+                    .badMessage, "a parent trace is limited to \(limits.maxLines) lines (--max-fork-lines)"))
+        }
+        var parent: Trace
         do {
             parent = try Trace.parse(String(decoding: upload, as: UTF8.self))
         } catch {
-            refuse(ProtocolError(.badMessage, "the parent trace cannot be read: \(error)"), on: id, at: now, loop: loop)
-            return
+            return .refused(ProtocolError(.badMessage, "the parent trace cannot be read: \(error)"))
         }
-        let sessionID = SessionID(number: nextSessionNumber)
-        let token = Self.makeToken()
-        let rebuilt = Replay.rebuild(parent, through: fork.at, id: sessionID.description, resumeToken: token)
+        parent.header.hold(
+            toItemCap: min(limits.itemCap, Self.itemsFittingOneResume(parent, limits)),
+            maxMessageBytes: limits.maxMessageBytes)
+        let rebuilt = Replay.rebuild(parent, through: fork.at, id: "fork", resumeToken: resumeToken)
         guard rebuilt.state.isOpen else {
             let opened = parent.lines.first.map { " (its hello is at t=\($0.t))" } ?? ""
-            refuse(
-                ProtocolError(.badMessage, "field \"fork.at\" is before the parent's session opened\(opened)"), on: id,
-                at: now, loop: loop)
+            return .refused(
+                ProtocolError(.badMessage, "field \"fork.at\" is before the parent's session opened\(opened)"))
+        }
+        var header = parent.header
+        header.server = PlaygroundServer.version
+        header.format = Trace.formatVersion
+        header.fork = Trace.Fork(parent: fork.parent, parentSession: parent.header.session, at: fork.at)
+        var lines: [UInt8] = []
+        for line in rebuilt.traceLines {
+            lines += line.json.jsonBytes
+            lines.append(0x0A)
+        }
+        return .rebuilt(rebuilt, header: header, lines: lines)
+    }
+
+    /// The most of a parent's own items (`source.items`) whose `replace` fits half of `--max-outbound`, as
+    /// the server's own feed is held at start (PlaygroundServer.itemsFittingOneResume).
+    private static func itemsFittingOneResume(_ parent: Trace, _ limits: ForkLimits) -> Int {
+        guard case .list(let items) = parent.header.source else { return .max }
+        let largest = (items.map { $0.json.jsonBytes.count }.max() ?? 64) + 16
+        return max(1, limits.maxOutboundBytes / 2 / largest)
+    }
+
+    /// A fork's rebuild is done: the session opens on the connection that asked, if it is still there. The
+    /// fork's trace starts with the parent's header (its settings, source and limits as held to the server's,
+    /// so a replay rebuilds the same state), a `fork` reference, and the parent's lines up to the moment with
+    /// the decisions they make; its clock continues the parent's, so `replay` of the fork reproduces it.
+    func forkRebuilt(_ result: ForkRebuild, on id: ConnectionID, loop: WebServerLoop) {
+        guard let hello = links[id]?.forking else { return }
+        links[id]?.forking = nil
+        // A refused fork leaves the page without a session: it has the hello timeout again to say hello.
+        defer { if links[id]?.session == nil { armHelloTimer(id, loop: loop) } }
+        let reading = clock()
+        let now = reading / 1_000_000
+        guard case .rebuilt(var rebuilt, var header, let lines) = result, let fork = hello.fork else {
+            if case .refused(let error) = result { refuse(error, on: id, at: now, loop: loop) }
             return
         }
         // The settings asked for are applied after the rebuild; refused now, not half-way through.
@@ -72,14 +172,21 @@ extension SessionHost {
             refuse(ProtocolError(.badMessage, error.description, field: error.field), on: id, at: now, loop: loop)
             return
         }
+        // Other pages may have taken the last places while this one was rebuilt.
+        guard activeSessionCount < options.maxSessions else {
+            refuse(
+                ProtocolError(.serverFull, "the server holds \(options.maxSessions) sessions"), on: id, at: now,
+                loop: loop)
+            loop.close(id, code: 1013, reason: "server full")
+            return
+        }
+        if sessions.count >= options.maxSessions { evictLongestWaiting(loop: loop) }
 
-        var header = parent.header
+        let sessionID = SessionID(number: nextSessionNumber)
+        rebuilt.rename(sessionID.description)
         header.session = sessionID.description
-        header.server = PlaygroundServer.version
-        header.format = Trace.formatVersion
-        header.fork = Trace.Fork(parent: fork.parent, parentSession: parent.header.session, at: fork.at)
         let trace = options.logDirectory.map { TraceFile(directory: $0, header: header) }
-        for line in Self.interleaved(rebuilt) { trace?.record(line) }
+        trace?.recordEncoded(lines)
 
         var state = rebuilt.state
         state.forkedFrom = header.fork
@@ -106,21 +213,5 @@ extension SessionHost {
             let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(input) }
             handle(.message(decoded), on: hosted, at: fork.at, loop: loop)
         }
-    }
-
-    /// The parent's lines up to the moment with the decisions they made, each decision after the inputs of
-    /// its time (a replay reads only their order among decisions).
-    static func interleaved(_ rebuilt: Rebuilt) -> [Trace.Line] {
-        var lines: [Trace.Line] = []
-        var decisions = rebuilt.decisions[...]
-        for line in rebuilt.lines {
-            while let next = decisions.first, next.t < line.t {
-                lines.append(.decision(t: next.t, next.entry))
-                decisions.removeFirst()
-            }
-            lines.append(line)
-        }
-        lines += decisions.map { .decision(t: $0.t, $0.entry) }
-        return lines
     }
 }

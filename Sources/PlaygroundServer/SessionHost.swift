@@ -48,6 +48,9 @@ final class SessionHost: WebServerDelegate {
 
     /// Refused messages a connection may send in one second; one more closes it with 1008.
     static let maxRefusalsPerSecond = 20
+    /// Jumps a connection may send in one second; more are refused (`rate_limited`), and count as refused
+    /// messages, so a flood of them closes the connection like any other.
+    static let maxJumpsPerSecond = 20
 
     /// What the host knows of an open WebSocket.
     struct Link {
@@ -56,6 +59,9 @@ final class SessionHost: WebServerDelegate {
         /// Closes the connection if hello does not come in time.
         var helloTimer: TimerHandle?
         var refusals = RefusalWindow()
+        var jumps = RefusalWindow()
+        /// The `hello` of a fork being rebuilt (SessionHost+Fork); its page waits for the `welcome`.
+        var forking: Hello?
     }
 
     /// The host's one clock: monotonic nanoseconds, read once per input. The core and the trace see it in
@@ -68,6 +74,9 @@ final class SessionHost: WebServerDelegate {
     var nextSessionNumber: Int
     /// Parent traces sent in `forkTrace` messages before `hello`, by connection (SessionHost+Fork).
     var forkUploads: [ConnectionID: [UInt8]] = [:]
+    /// Runs a fork's rebuild off the service thread, then ``forkRebuilt(_:on:loop:)`` on it (set by
+    /// PlaygroundServer); nil runs it in place.
+    var rebuildOffLoop: ((ConnectionID, @escaping @Sendable () -> ForkRebuild) -> Void)?
 
     init(
         options: PlaygroundOptions, log: EventLog, logBudget: LogBudget? = nil,
@@ -120,11 +129,16 @@ final class SessionHost: WebServerDelegate {
     }
 
     func connectionOpened(_ id: ConnectionID, on loop: WebServerLoop) {
+        links[id] = Link()
+        armHelloTimer(id, loop: loop)
+    }
+
+    /// Closes the connection if it has not said an accepted `hello` within `--hello-timeout`.
+    func armHelloTimer(_ id: ConnectionID, loop: WebServerLoop) {
         let timeout = options.helloTimeoutMilliseconds
-        let timer = loop.schedule(afterMilliseconds: timeout) { [weak self] loop in
+        links[id]?.helloTimer = loop.schedule(afterMilliseconds: timeout) { [weak self] loop in
             self?.helloTimedOut(id, after: timeout, loop: loop)
         }
-        links[id] = Link(helloTimer: timer)
     }
 
     /// Room for one more WebSocket: connections without a session have a cap of their own, so they cannot
@@ -148,6 +162,16 @@ final class SessionHost: WebServerDelegate {
         let time = reading / 1_000_000
         let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(text) }
         guard let hosted = session(of: id) else {
+            if links[id]?.forking != nil {
+                if case .success(.ping(let pingID)) = decoded {
+                    loop.send(ServerMessage.pong(id: pingID).encoded(), to: id)
+                } else {
+                    refuse(
+                        ProtocolError(.notReady, "the fork is being rebuilt: wait for its welcome"), on: id, at: time,
+                        loop: loop)
+                }
+                return
+            }
             switch decoded {
             case .success(.hello(let hello)): greet(hello, raw: text, on: id, reading: reading, loop: loop)
             case .success(.ping(let pingID)): loop.send(ServerMessage.pong(id: pingID).encoded(), to: id)
@@ -166,6 +190,11 @@ final class SessionHost: WebServerDelegate {
             // used to skip the pace.
             hosted.trace?.recordInput(text, isJSON: true, at: hosted.time(reading))
             handle(.message(.success(.ping(id: pingID))), on: hosted, at: hosted.time(reading), loop: loop)
+        case .success(.jump) where links[id]?.jumps.count(at: time, limit: Self.maxJumpsPerSecond, past: true) == true:
+            // Dropped before the session sees it, and not traced: the session never received it.
+            refuse(
+                ProtocolError(.rateLimited, "at most \(Self.maxJumpsPerSecond) jumps a second: this one was dropped"),
+                on: id, at: time, loop: loop)
         default:
             flushHeldGeometry(of: hosted, reading: reading, loop: loop)
             hosted.trace?.recordInput(text, isJSON: decoded.isJSON, at: hosted.time(reading))
@@ -239,11 +268,12 @@ final class SessionHost: WebServerDelegate {
             loop.close(id, code: 1013, reason: "server full")
             return
         }
-        if sessions.count >= options.maxSessions { evictLongestWaiting(loop: loop) }
+        // A fork makes its room once it is rebuilt, so a refused one evicts nothing.
         if let fork = hello.fork {
             openFork(fork, hello: hello, on: id, reading: reading, loop: loop)
             return
         }
+        if sessions.count >= options.maxSessions { evictLongestWaiting(loop: loop) }
         // The number is taken only if hello is accepted, so a refused hello leaves no gap and no file.
         let sessionID = SessionID(number: nextSessionNumber)
         let state = SessionState(
@@ -481,15 +511,16 @@ struct RefusalWindow {
     private var start: Int64?
     private var count = 0
 
-    /// Counts one refusal at `time` (milliseconds); true for the first one past `limit` in its second.
-    mutating func count(at time: Int64, limit: Int) -> Bool {
+    /// Counts one refusal at `time` (milliseconds); true for the first one past `limit` in its second (with
+    /// `past`: for every one past it).
+    mutating func count(at time: Int64, limit: Int, past: Bool = false) -> Bool {
         if let start, time - start < 1000 {
             count += 1
         } else {
             start = time
             count = 1
         }
-        return count == limit + 1
+        return past ? count > limit : count == limit + 1
     }
 }
 

@@ -71,6 +71,11 @@ final class TraceFile {
         pending += "}\n".utf8
     }
 
+    /// Lines encoded elsewhere (a fork's, off the service thread), each ending with a newline.
+    func recordEncoded(_ lines: [UInt8]) {
+        pending += lines
+    }
+
     /// A decision line around the event record's bytes, as the event log encoded them.
     func recordDecision(_ recordBytes: [UInt8], at time: Int64) {
         guard isRecording else { return }

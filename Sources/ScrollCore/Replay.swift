@@ -55,6 +55,28 @@ public struct Rebuilt: Equatable, Sendable {
     public var decisions: [TimedDecision]
     /// Timers the logic had asked for that had not fired by the moment, earliest first.
     public var pendingTimers: [PendingTimer]
+
+    /// The lines up to the moment with the decisions they made, each decision after the inputs of its time
+    /// (a replay reads only their order among decisions): what a fork's trace starts with.
+    public var traceLines: [Trace.Line] {
+        var merged: [Trace.Line] = []
+        merged.reserveCapacity(lines.count + decisions.count)
+        var pending = decisions[...]
+        for line in lines {
+            while let next = pending.first, next.t < line.t {
+                merged.append(.decision(t: next.t, next.entry))
+                pending.removeFirst()
+            }
+            merged.append(line)
+        }
+        merged += pending.map { .decision(t: $0.t, $0.entry) }
+        return merged
+    }
+
+    /// Gives the session its id: a server rebuilds a fork before it knows the number the session gets.
+    public mutating func rename(_ id: String) {
+        state.id = id
+    }
 }
 
 /// A timer the logic asked for and when it is due (milliseconds, on the trace's clock).

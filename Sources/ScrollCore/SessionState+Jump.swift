@@ -18,7 +18,7 @@ extension SessionState {
         guard let target = locate(request.id) else {
             // A feed item the cap keeps out of reach says so; any other id is simply not in the feed.
             let inFeed =
-                source.index(of: request.id, seed: config.seed).map { index in
+                feedIndex(of: request.id).map { index in
                     source.available(maxItems: config.maxItems).map { index < $0 } ?? true
                 } ?? false
             effects += Self.refusal(
@@ -35,7 +35,10 @@ extension SessionState {
                     LogEntry(.jumpCancelled, ["id": .string(earlier.id), "reason": JSONValue(Reason.jump)])))
         }
         if case .held(let index) = target, jumpWindow(around: index) == nil {
-            finishJump(request, at: index, filled: 0, into: &effects)
+            // The page holds the item well inside its window: sending that window again would cost O(items
+            // held) per jump (an unbounded window's every item) and change nothing; an empty `append` gives
+            // the page a new `rev` to report once it has placed the item.
+            finishJump(request, at: index, filled: 0, resending: false, into: &effects)
             return
         }
         let latency = drawLatency(config.loadLatencyMs)
@@ -105,14 +108,19 @@ extension SessionState {
     }
 
     /// Tells the page where to scroll and gives it the window (a `replace`, so the item and the window arrive
-    /// together); geometry until the page reports that window decides nothing at the edges.
+    /// together; without `resending`, an empty `append`: the page holds it); geometry until the page reports
+    /// that `rev` decides nothing at the edges.
     private mutating func finishJump(
-        _ request: JumpRequest, at index: Int, filled: Int, into effects: inout [SessionEffect]
+        _ request: JumpRequest, at index: Int, filled: Int, resending: Bool = true, into effects: inout [SessionEffect]
     ) {
         effects.append(.send(.scrollToItem(id: request.id, anchor: request.anchor)))
-        sendItems(.replace, Array(pageItems), into: &effects)
-        // The new list is measured afresh: no prepend to check, and the edge rules re-arm on it.
-        anchorCheckRev = nil
+        if resending {
+            sendItems(.replace, Array(pageItems), into: &effects)
+            // The new list is measured afresh: no prepend to check, and the edge rules re-arm on it.
+            anchorCheckRev = nil
+        } else {
+            sendItems(.append, [], into: &effects)
+        }
         jump = .positioning(request, rev: rev, suppressed: [])
         var data: [String: JSONValue] = [
             "id": .string(request.id), "anchor": .string(request.anchor.rawValue), "index": .int(index),
@@ -197,9 +205,11 @@ extension SessionState {
     }
 
     /// Where the item with `id` is, or nil when the feed has no such item within the session's reach.
-    func locate(_ id: String) -> JumpTarget? {
-        if let index = items.firstIndex(where: { $0.id == id }) { return .held(index) }
-        guard let feedIndex = source.index(of: id, seed: config.seed),
+    /// O(1) in the items held and the feed's length (``ItemIndex``), so that jumps cost little however
+    /// many items a session holds.
+    mutating func locate(_ id: String) -> JumpTarget? {
+        if let index = itemIndex.index(of: id, in: items) { return .held(index) }
+        guard let feedIndex = feedIndex(of: id),
             source.available(maxItems: config.maxItems).map({ feedIndex < $0 }) ?? true
         else { return nil }
         if feedIndex >= cursor {
@@ -213,6 +223,14 @@ extension SessionState {
         // Between the first and the last feed item held, yet not held: a held message or a refreshed
         // item's place; not an item of this feed.
         return nil
+    }
+
+    /// The feed index of the item with `id` (a list's through ``sourceIndex``).
+    private mutating func feedIndex(of id: String) -> Int? {
+        switch source {
+        case .list(let entries): sourceIndex.index(of: id, in: entries)
+        case .synthetic: source.index(of: id, seed: config.seed)
+        }
     }
 
     private var reachNote: String {

@@ -202,7 +202,7 @@ extension SessionState {
             "hasPrevious": .bool(hasPrevious),
         ]
         if reloaded { data["reloaded"] = true }
-        if landing < Int(data["added"]?.number ?? 0) || (reloaded && landing == 0) { data["shown"] = .int(landing) }
+        if landing < older.count || (reloaded && landing == 0) { data["shown"] = .int(landing) }
         effects.append(.log(LogEntry(.loadPreviousFinished, data)))
     }
 

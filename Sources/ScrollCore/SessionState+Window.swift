@@ -51,7 +51,7 @@ extension SessionState {
             edge = anchor.offset
         } else {
             let offset = max(0, axis.offset + axis.leadingInset)
-            first = min(page.count - 1, Int(offset / average))
+            first = (offset / average).clampedInteger(in: 0...(page.count - 1))
             edge = Double(first) * average - offset
         }
         var last = first
@@ -112,7 +112,7 @@ extension SessionState {
             let middle = geometry.offset + geometry.leadingInset + geometry.containerLength / 2
             fraction = min(max(middle / geometry.contentLength, 0), 1)
         }
-        let above = min(excess, Int((Double(excess) * fraction).rounded()))
+        let above = (Double(excess) * fraction).rounded().clampedInteger(in: 0...excess)
         trim(excess - above, at: .bottom, into: &effects)
         trim(above, at: .top, into: &effects)
     }

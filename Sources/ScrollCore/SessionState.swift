@@ -1,13 +1,15 @@
 /// Everything the server knows about one session.
 public struct SessionState: Equatable, Sendable {
-    /// The session's id, e.g. `s3`.
-    public let id: String
+    /// The session's id, e.g. `s3` (a fork's is given once its rebuild is done: ``Rebuilt/rename(_:)``).
+    public internal(set) var id: String
     /// The secret a reconnecting page presents to get this session back.
     public let resumeToken: String
     /// The settings in force.
     public var config: ScrollConfig
     /// Where items come from.
-    public var source: FeedSource
+    public var source: FeedSource {
+        didSet { sourceIndex.invalidate() }
+    }
     /// The most items the session holds, refreshed ones included (nil: no cap). At the cap `hasMore` is
     /// false and a refresh adds only what still fits, so the whole feed always fits one resume.
     public let itemCap: Int?
@@ -15,7 +17,13 @@ public struct SessionState: Equatable, Sendable {
     public var isOpen = false
 
     /// The items, in order, each id unique.
-    public var items: [FeedItem] = []
+    public var items: [FeedItem] = [] {
+        didSet { itemIndex.invalidate() }
+    }
+    /// Each held item's index by id, for `jump` (SessionState+Jump).
+    var itemIndex = ItemIndex()
+    /// Each feed item's index by id, for a list source's `jump`.
+    var sourceIndex = ItemIndex()
     /// How many feed items have been handed out.
     public var cursor = 0
     /// The number of the last page handed out (the first page is 1).

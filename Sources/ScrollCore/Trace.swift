@@ -115,6 +115,15 @@ public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { "line \(line): \(reason)" }
 }
 
+extension Trace.Header {
+    /// Holds the header to a server's limits: a trace (a fork's parent) may lower them, never raise them. A
+    /// header without `itemCap` gets the server's.
+    public mutating func hold(toItemCap cap: Int, maxMessageBytes bytes: Int) {
+        itemCap = min(itemCap ?? .max, cap)
+        maxMessageBytes = min(maxMessageBytes, bytes)
+    }
+}
+
 // MARK: Writing
 
 extension Trace.Header {
@@ -264,22 +273,16 @@ extension Trace {
         }
         var maxMessageBytes = 64 * 1024
         if let value = members["maxMessageBytes"] {
-            guard let number = value.number, number >= 1, number == number.rounded() else {
-                throw TraceError(line: 1, "\"maxMessageBytes\" must be a positive integer")
-            }
-            maxMessageBytes = Int(number)
+            maxMessageBytes = try integer(value, "maxMessageBytes", line: 1, in: 1...Double.largestExactInteger)
         }
         var itemCap: Int?
         if let value = members["itemCap"] {
-            guard let number = value.number, number >= 0, number == number.rounded(), number < 1e15 else {
-                throw TraceError(line: 1, "\"itemCap\" must be a non-negative integer")
-            }
-            itemCap = Int(number)
+            itemCap = try integer(value, "itemCap", line: 1, in: 0...Double.largestExactInteger)
         }
         var header = Header(
             session: session, server: server, config: config, source: source, maxMessageBytes: maxMessageBytes,
             itemCap: itemCap)
-        header.format = Int(format)
+        header.format = formatVersion
         if let value = members["recorder"] {
             guard let fields = value.object, let page = fields["page"]?.string else {
                 throw TraceError(line: 1, "\"recorder\" must be an object with a \"page\" string")
@@ -293,24 +296,39 @@ extension Trace {
         }
         if let value = members["fork"] {
             guard let fields = value.object, let parent = fields["parent"]?.string,
-                let parentSession = fields["parentSession"]?.string, let at = fields["at"]?.number, at >= 0,
-                at == at.rounded()
+                let parentSession = fields["parentSession"]?.string, let at = fields["at"]
             else {
                 throw TraceError(
                     line: 1, "\"fork\" must be {\"parent\": string, \"parentSession\": string, \"at\": integer ≥ 0}")
             }
-            header.fork = Fork(parent: parent, parentSession: parentSession, at: Int64(at))
+            let moment = try integer(at, "fork.at", line: 1, in: 0...Double.largestExactInteger)
+            header.fork = Fork(parent: parent, parentSession: parentSession, at: Int64(moment))
         }
         return header
+    }
+
+    /// A field that must be an integer within `range`; anything else (a fraction, `1e300`, a string) is an
+    /// error naming the line and the field.
+    private static func integer(
+        _ value: JSONValue?, _ field: String, line: Int, in range: ClosedRange<Int>, unit: String? = nil,
+        orNull: Bool = false
+    ) throws(TraceError) -> Int {
+        guard let integer = value?.number?.exactInteger, range.contains(integer) else {
+            let bounds =
+                range.upperBound == Double.largestExactInteger
+                ? "≥ \(range.lowerBound)" : "in \(range.lowerBound)…\(range.upperBound)"
+            throw TraceError(
+                line: line,
+                "\"\(field)\" must be an integer \(bounds)\(unit.map { " (\($0))" } ?? "")\(orNull ? " or null" : "")")
+        }
+        return integer
     }
 
     private static func parseLine(_ text: String, number: Int) throws(TraceError) -> Line {
         let members = try object(text, number: number)
         guard let kind = members["kind"]?.string else { throw TraceError(line: number, "\"kind\" must be a string") }
-        guard let time = members["t"]?.number, time >= 0, time == time.rounded() else {
-            throw TraceError(line: number, "\"t\" must be a non-negative integer (milliseconds)")
-        }
-        let t = Int64(time)
+        let t = Int64(
+            try integer(members["t"], "t", line: number, in: 0...Double.largestExactInteger, unit: "milliseconds"))
         switch kind {
         case "input":
             if let message = members["message"] {
@@ -337,8 +355,7 @@ extension Trace {
             let code: Int?
             switch members["code"] {
             case nil, .null?: code = nil
-            case .number(let value)? where value == value.rounded(): code = Int(value)
-            default: throw TraceError(line: number, "\"code\" must be an integer or null")
+            case let value?: code = try integer(value, "code", line: number, in: 0...65_535, orNull: true)
             }
             guard let resumable = (members["resumable"] ?? .bool(true)).bool else {
                 throw TraceError(line: number, "\"resumable\" must be true or false")
@@ -353,10 +370,7 @@ extension Trace {
             }
             var geometrySeq: Int?
             if let value = event["geometrySeq"] {
-                guard let seq = value.number, seq == seq.rounded() else {
-                    throw TraceError(line: number, "\"event.geometrySeq\" must be an integer")
-                }
-                geometrySeq = Int(seq)
+                geometrySeq = try integer(value, "event.geometrySeq", line: number, in: 0...Double.largestExactInteger)
             }
             guard let data = (event["data"] ?? .object([:])).object else {
                 throw TraceError(line: number, "\"event.data\" must be an object")

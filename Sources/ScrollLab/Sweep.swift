@@ -21,11 +21,17 @@ public struct SweepAxis: Equatable, Sendable {
         guard Simulation.keys.contains(key) else { throw .unknownKey(key, accepted: Simulation.keys) }
         let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         if parts.count == 3 {
-            guard let from = Double(parts[0]), let to = Double(parts[1]) else { throw .badSweep(text) }
+            guard let from = Double(parts[0]), let to = Double(parts[1]), from.isFinite, to.isFinite else {
+                throw .badSweep(text)
+            }
             guard let step = Double(parts[2]), step != 0, step.isFinite else { throw .badStep(spec) }
             guard (to - from) / step >= 0 || from == to else { throw .emptyRange(spec) }
-            let count = Int(((to - from) / step + 1e-9).rounded(.down)) + 1
-            guard count <= Sweep.pointLimit else { throw .tooManyPoints(count, limit: Sweep.pointLimit) }
+            // Counted as a double first: `0:1e300:1e-300` has more points than an Int holds.
+            let points = ((to - from) / step + 1e-9).rounded(.down) + 1
+            guard points <= Double(Sweep.pointLimit) else {
+                throw .tooManyPoints(points.clampedInteger(in: 0...Int.max), limit: Sweep.pointLimit)
+            }
+            let count = Int(points)
             values = (0..<count).map { LabFormat.number(from + Double($0) * step) }
         } else if parts.count == 1 {
             values = spec.split(separator: ",", omittingEmptySubsequences: false).map(String.init)

@@ -41,9 +41,10 @@ struct Metric {
         if value == .infinity, let beyond { return beyond }
         guard let value, value.isFinite else { return beyond ?? "n/a" }
         switch unit {
-        case .count: return grouped(Int(value.rounded()))
+        // Held within Int's range: a measured rate past 9e18 would trap in Int(_:).
+        case .count: return grouped(value.rounded().clampedInteger(in: Int.min...Int.max))
         case .ratio: return decimal(value, significant: 3) + "×"
-        case .perSecond: return grouped(Int(value.rounded())) + " /s"
+        case .perSecond: return grouped(value.rounded().clampedInteger(in: Int.min...Int.max)) + " /s"
         case .milliseconds: return decimal(value, significant: 3) + " ms"
         case .microseconds: return decimal(value, significant: 3) + " µs"
         case .kibibytes: return decimal(value, significant: 3) + " KiB"

@@ -241,7 +241,7 @@ struct LimitsTests {
             contentsOf: ServerProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         for flag in [
             "--max-message", "--max-outbound", "--max-geometry-rate", "--max-sessions", "--max-connecting",
-            "--hello-timeout", "--max-session-items", "--max-log-bytes",
+            "--hello-timeout", "--max-session-items", "--max-log-bytes", "--max-fork-bytes", "--max-fork-lines",
         ] {
             #expect(result.stdout.contains(flag), "missing \(flag) in --help")
             #expect(readme.contains("`\(flag) "), "missing \(flag) in README")

@@ -143,36 +143,40 @@ struct ReplayTests {
             "Examples/README.md is stale: regenerate with replay --summary Examples/traces/*.jsonl")
     }
 
-    @Test(arguments: [
-        (#"{"kind":"header","format":2,"session":"s1","server":"x","config":{}}"#, "line 1", "made by a newer version"),
-        (
-            #"{"kind":"header","format":0,"session":"s1","server":"x","config":{}}"#, "line 1",
-            "unsupported trace format 0"
-        ),
-        // Cut off in the middle of the file (a torn last line is forgiven, see below).
-        (
-            "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess\n{\"kind\":\"timer\",\"t\":5,\"timer\":\"refreshHold\"}",
-            "line 2", "not JSON"
-        ),
-        // A complete last line (it ends with a newline) that is not JSON was not cut off by a crash.
-        (
-            "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess\n",
-            "line 2", "not JSON"
-        ),
-        (
-            "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"timer\",\"t\":\"soon\",\"timer\":\"refreshHold\"}",
-            "line 2", "\"t\""
-        ),
-        (
-            "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{\"pageSize\":\"big\"}}",
-            "line 1", "pageSize"
-        ),
-        (
-            "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"decision\",\"t\":1,\"event\":{\"name\":\"teleported\"}}",
-            "line 2", "event.name"
-        ),
-        ("", "line 1", "empty"),
-    ])
+    @Test(
+        arguments: [
+            (
+                #"{"kind":"header","format":2,"session":"s1","server":"x","config":{}}"#, "line 1",
+                "made by a newer version"
+            ),
+            (
+                #"{"kind":"header","format":0,"session":"s1","server":"x","config":{}}"#, "line 1",
+                "unsupported trace format 0"
+            ),
+            // Cut off in the middle of the file (a torn last line is forgiven, see below).
+            (
+                "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess\n{\"kind\":\"timer\",\"t\":5,\"timer\":\"refreshHold\"}",
+                "line 2", "not JSON"
+            ),
+            // A complete last line (it ends with a newline) that is not JSON was not cut off by a crash.
+            (
+                "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"input\",\"t\":4,\"mess\n",
+                "line 2", "not JSON"
+            ),
+            (
+                "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"timer\",\"t\":\"soon\",\"timer\":\"refreshHold\"}",
+                "line 2", "\"t\""
+            ),
+            (
+                "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{\"pageSize\":\"big\"}}",
+                "line 1", "pageSize"
+            ),
+            (
+                "{\"kind\":\"header\",\"format\":1,\"session\":\"s1\",\"server\":\"x\",\"config\":{}}\n{\"kind\":\"decision\",\"t\":1,\"event\":{\"name\":\"teleported\"}}",
+                "line 2", "event.name"
+            ),
+            ("", "line 1", "empty"),
+        ] + Self.hugeNumbers)
     func badTracesExitTwoWithTheLine(text: String, line: String, mentioning: String) throws {
         let path = try Self.temporaryFile(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -182,6 +186,25 @@ struct ReplayTests {
         #expect(result.stderr.contains(line))
         #expect(result.stderr.contains(mentioning))
     }
+
+    /// A number no integer holds, in each field a trace reads as one: refused with the line and the field,
+    /// never a crash (`Int64(1e300)` traps).
+    static let hugeNumbers: [(String, String, String)] = {
+        let header = #"{"kind":"header","format":1,"session":"s1","server":"x","config":{}"#
+        let hello = #"{"kind":"input","t":1,"message":{"type":"hello"}}"#
+        return [
+            (header + #","maxMessageBytes":1e300}"#, "line 1", "\"maxMessageBytes\""),
+            (header + #","itemCap":1e300}"#, "line 1", "\"itemCap\""),
+            (header + #","fork":{"parent":"p","parentSession":"s0","at":1e300}}"#, "line 1", "\"fork.at\""),
+            (header + "}\n" + #"{"kind":"input","t":1e300,"message":{"type":"hello"}}"#, "line 2", "\"t\""),
+            (header + "}\n" + hello + "\n" + #"{"kind":"closed","t":2,"code":1e300}"#, "line 3", "\"code\""),
+            (
+                header + "}\n" + hello + "\n"
+                    + #"{"kind":"decision","t":2,"event":{"name":"sessionOpened","geometrySeq":1e300}}"#,
+                "line 3", "\"event.geometrySeq\""
+            ),
+        ].map { ($0.0 + "\n", $0.1, $0.2) }
+    }()
 
     /// A crash cuts the last line of a trace short: replay runs everything before it and says so, once.
     @Test func aTornLastLineIsIgnoredWithOneNotice() throws {
