@@ -68,7 +68,7 @@ def test_every_event_kind_has_a_category_a_colour_and_a_filter_option(start_serv
 
 
 def test_no_preset_name_decides_anything_in_the_page():
-    presets = swift_cases("Sources/ScrollCore/Preset.swift", "Preset")
+    presets = swift_cases("Sources/ScrollRules/Preset.swift", "Preset")
     assert "chat" in presets and "playground" in presets
     found = []
     for path in sorted((REPO / "Public" / "js").glob("*.js")):
