@@ -13,10 +13,8 @@ enum APIRoutes {
     static let maxResponseBytes = 8 * 1024 * 1024
 
     static func handle(_ request: HTTPRequest, host: SessionHost) -> HTTPResponse? {
-        // HEAD answers like GET; the transport leaves the body out.
-        guard request.method == "GET" || request.method == "HEAD" else {
-            return problem("only GET and HEAD are supported", status: 405)
-        }
+        // Only GET and HEAD get here: the transport answers every other method 405 itself. HEAD answers like
+        // GET; the transport leaves the body out.
         switch request.path {
         case "/healthz":
             return .json(JSONValue.object(["status": "ok", "active": .int(host.activeSessionCount)]).jsonBytes)

@@ -202,6 +202,24 @@ struct HTTPEdgeCaseTests {
         }
     }
 
+    /// Every method but GET and HEAD on the API gets the transport's 405 (plain text, as for any path), so
+    /// the API routes never see one.
+    @Test func otherMethodsOnTheAPIGetTheTransports405() throws {
+        let server = try ServerProcess()
+        let port = server.port
+        for method in ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"] {
+            for path in ["/healthz", "/api/sessions", "/api/events"] {
+                let response = try HTTPProbe.exchange(
+                    port: port,
+                    request: RawHTTP.get(
+                        path, port: port, method: method, extra: "Content-Length: 0\r\nConnection: close\r\n"))
+                #expect(response.status == 405, "\(method) \(path)")
+                #expect(response.text == "Method Not Allowed\n", "\(method) \(path)")
+                #expect(response.header("content-type")?.hasPrefix("text/plain") == true, "\(method) \(path)")
+            }
+        }
+    }
+
     // MARK: What libwebsockets' parser refused before any callback
 
     /// libwebsockets 4.1.6 drops a request whose query decodes to a NUL without a word (parsers.c); the front
