@@ -66,6 +66,8 @@ def test_a_refused_value_in_a_link_shows_the_servers_message(start_server, open_
     assert config["bottomThreshold"] == 900
     assert config["retryMax"] != 500
     expect(page.locator("#export-url")).not_to_contain_text("retryMax")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#export-panel").screenshot(path=str(SCREENSHOTS / "export-panel-refused-link.png"))
 
 
 def test_the_panel_on_a_phone(start_server, open_page):
