@@ -152,6 +152,13 @@ export class Connection extends EventTarget {
     });
   }
 
+  /** A first `hello` again on the open socket, after the server refused one (no session was opened). */
+  helloAgain() {
+    if (this.ready || this.pendingFork || this.socket?.readyState !== WebSocket.OPEN) return;
+    this.sentResumeToken = null;
+    this.socket.send(JSON.stringify({ type: "hello", version: 1, ...this.helloFields() }));
+  }
+
   receive(message) {
     if (message.type === "pong") {
       const ping = this.pendingPings.get(message.id);

@@ -12,6 +12,7 @@ import { CompareLanes } from "./lanes.js";
 import { PhoneFrame } from "./frame.js";
 import { TraceView } from "./trace-view.js";
 import { forkPieces, sampleAt } from "./trace-file.js";
+import { ExportPanel } from "./export-panel.js";
 
 const CLIENT_KEY = "scroll-playground.client"; // page-only settings and the scroll position, this tab
 const HISTORY_LIMIT = 10000;
@@ -143,11 +144,25 @@ const frame = new PhoneFrame({
 feed.scale = () => frame.scale;
 feed.describe = (name) => described(name);
 
-const params = new URLSearchParams(location.search);
+// A link's settings (`?preset=chat&bottomThreshold=1500`, as `export --format url` writes them) open the
+// session; one the server refuses is shown in the export panel and left out of the next hello.
+const linkSettings = {};
+for (const [name, text] of new URLSearchParams(location.search)) linkSettings[name] = linkValue(text);
+const exportPanel = new ExportPanel();
+
+/** A link's text as the command line reads it (ScrollConfig.apply(name:text:)): number, boolean or text. */
+function linkValue(text) {
+  if (/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return Number(text);
+  return text === "true" || text === "false" ? text === "true" : text;
+}
+
 const connection = new Connection({
   url: defaultSocketURL(),
   // The page scrolls as the browser does until it drives the iOS model (js/ios-scroll.js); it says so.
-  helloFields: () => ({ ...(params.get("preset") ? { preset: params.get("preset") } : {}), config: { physics: "browser" } }),
+  helloFields: () => {
+    const { preset, ...settings } = linkSettings;
+    return { ...(preset !== undefined ? { preset: String(preset) } : {}), config: { ...settings, physics: "browser" } };
+  },
   lastRev: () => feed.rev ?? 0,
 });
 
@@ -196,6 +211,7 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, fork
   }
   if (reloaded) restoreAfterReload(msg.session);
   reporter.resend();
+  exportPanel.refresh(msg.session);
 });
 
 connection.addEventListener("message", ({ detail: msg }) => {
@@ -261,6 +277,14 @@ connection.addEventListener("message", ({ detail: msg }) => {
       break;
     case "error":
       inspector.clearPending();
+      // A refused first hello opened no session: the link's settings are what it refused.
+      if (!connection.ready && msg.code === "bad_message" && Object.keys(linkSettings).length > 0) {
+        const field = typeof msg.field === "string" ? msg.field : "setting";
+        exportPanel.showLinkRefusal(field, msg.message ?? "not accepted");
+        if (Object.hasOwn(linkSettings, field)) delete linkSettings[field];
+        else for (const name of Object.keys(linkSettings)) delete linkSettings[name];
+        connection.helloAgain();
+      }
       if (msg.code === "unknown_item") {
         byId("jump-error").textContent = msg.message ?? "no such item";
         byId("jump-error").hidden = false;
@@ -304,7 +328,10 @@ function receiveEvent(msg) {
   timeline.addEvent(record.name, now);
   feed.applyEvent(record);
   if (record.name === "presetDisagreement") lanes.addDisagreement(now, record.data);
-  if (record.name === "configChanged") applyConfig(configFromEvent(record.data), false);
+  if (record.name === "configChanged") {
+    applyConfig(configFromEvent(record.data), false);
+    exportPanel.refresh();
+  }
   if (record.name === "sessionResumed") {
     resuming = false;
     if (restoring) restorePosition(true);

@@ -2,7 +2,7 @@ import Foundation
 import LWSTransport
 import ScrollCore
 
-/// `GET /healthz`, `/api/sessions` and `/api/events`.
+/// `GET /healthz`, `/api/sessions`, `/api/events` and `/api/export`.
 enum APIRoutes {
     /// The path prefixes the transport routes here; every other path is a file of the page.
     static let mounts = ["/api", "/healthz"]
@@ -22,6 +22,8 @@ enum APIRoutes {
             return sessions(host)
         case "/api/events":
             return events(request.query, host)
+        case "/api/export":
+            return export(request.query, host)
         default:
             return sessionTrace(request.path, host)
         }
@@ -87,6 +89,34 @@ enum APIRoutes {
         writer.bool(page.hasMore)
         writer.endObject()
         return .json(writer.bytes)
+    }
+
+    /// The longest `base` `/api/export` takes: a page's own address, not a payload.
+    static let maxExportBase = 2048
+
+    /// `GET /api/export?session=ID&base=URL`: the page's "Use in your app" panel, the session's settings as
+    /// `scroll-playground export` writes them (one code, so the page and the command never disagree).
+    private static func export(_ query: [String: String], _ host: SessionHost) -> HTTPResponse {
+        let text = query["session"] ?? ""
+        guard let id = SessionID(text), let hosted = host.sessions[id] else {
+            return problem("no session \(ClientText.excerpt(text))", status: 404)
+        }
+        var command = ExportCommand()
+        if let base = query["base"], !base.isEmpty {
+            guard base.utf8.count <= maxExportBase, base.hasPrefix("http://") || base.hasPrefix("https://") else {
+                return problem("base must be an http(s) URL of at most \(maxExportBase) bytes")
+            }
+            command.base = base
+        }
+        command.config = hosted.state.config
+        // How this page scrolls is the page's own (it says so in every hello), not something you tuned.
+        command.config.physics = ScrollConfig().physics
+        var answer: [String: JSONValue] = [:]
+        for format in ExportFormat.allCases {
+            command.format = format
+            answer[format.rawValue] = .string(command.render())
+        }
+        return .json(JSONValue.object(answer).jsonBytes)
     }
 
     private static func problem(_ message: String, status: Int = 400) -> HTTPResponse {

@@ -3,7 +3,7 @@ import ScrollRules
 /// Records a real scroll view for the playground, in pure Swift: the messages of a `record` session
 /// (`hello` with `record`, then one `geometry` per changed frame) and the same inputs as a format-1 trace
 /// (docs/traces.md) that `scroll-playground replay` reads. Sending the messages needs a WebSocket
-/// (`URLSessionWebSocketTask` on Apple platforms); this type only makes the text.
+/// (`PlaygroundStream`); this type only makes the text.
 public struct TraceRecorder: Sendable {
     /// The app, as the trace's header and the session's `record.page` name it (e.g. its bundle id).
     public let app: String
