@@ -21,15 +21,17 @@ OUT=.build/fuzz
 BIN=$OUT/scroll-core-fuzz
 TRACE_BIN=$OUT/trace-fuzz
 
-# compile BINARY ENTRY.swift: ScrollCore's sources and the entry point as one module, unless up to date.
+# compile BINARY ENTRY.swift: ScrollRules' and ScrollCore's sources and the entry point as one module, unless
+# up to date. ScrollCore's re-export of ScrollRules is left out: in one module there is nothing to import.
 compile() {
-    local binary=$1 entry=$2 newest
+    local binary=$1 entry=$2 newest sources
     mkdir -p "$OUT"
-    newest=$(ls -t Sources/ScrollCore/*.swift "$entry" | head -n 1)
+    sources=(Sources/ScrollRules/*.swift $(ls Sources/ScrollCore/*.swift | grep -v '/ScrollRules+Export.swift$'))
+    newest=$(ls -t "${sources[@]}" "$entry" | head -n 1)
     if [[ -x "$binary" && "$binary" -nt "$newest" && "$binary" -nt Fuzz/fuzz.sh ]]; then return; fi
     echo "fuzz: compiling $binary"
     swiftc -swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld \
-        -module-name "$(basename "$entry" .swift)" -o "$binary" Sources/ScrollCore/*.swift "$entry"
+        -module-name "$(basename "$entry" .swift)" -o "$binary" "${sources[@]}" "$entry"
 }
 
 build() {
