@@ -46,6 +46,9 @@ format:
 # Hardening (README "Security and limits"). Each sanitizer builds in its own scratch path, so the normal
 # debug build stays valid; the tests that start the server then start the instrumented executable too,
 # and fail on any report it prints. lld links the sanitizer runtimes without gold's warnings.
+# The tests run one at a time: a sanitized run is several times slower, and in parallel the tests' time limits
+# (counted from a test's start) would measure the whole run. SCROLL_PLAYGROUND_SANITIZER tells the tests: the
+# differential test runs fewer scenarios, and the tests that only drive the toolchain are skipped.
 .PHONY: test-asan test-tsan fuzz-smoke soak
 SANITIZER_TOOLSET := --toolset Scripts/lld-toolset.json
 
@@ -53,12 +56,12 @@ SANITIZER_TOOLSET := --toolset Scripts/lld-toolset.json
 # as resident: the churn test (SessionBoundsTests), which bounds the server's growth at 64 MB over 2,000
 # sessions, saw 370 MB on the starting commit too. 32 MB of quarantine still catches recent use-after-free.
 test-asan: deps
-	ASAN_OPTIONS=quarantine_size_mb=32 LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan.supp:print_suppressions=0 \
-		$(SWIFT) test --sanitize=address --scratch-path .build/sanitize-address $(SANITIZER_TOOLSET)
+	SCROLL_PLAYGROUND_SANITIZER=address ASAN_OPTIONS=quarantine_size_mb=32 LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan.supp:print_suppressions=0 \
+		$(SWIFT) test --no-parallel --sanitize=address --scratch-path .build/sanitize-address $(SANITIZER_TOOLSET)
 
 # TSan sleeps a second at exit by default; the server's "a second signal exits at once" is tested within one.
 test-tsan: deps
-	TSAN_OPTIONS=atexit_sleep_ms=0 $(SWIFT) test --sanitize=thread --scratch-path .build/sanitize-thread $(SANITIZER_TOOLSET)
+	SCROLL_PLAYGROUND_SANITIZER=thread TSAN_OPTIONS=atexit_sleep_ms=0 $(SWIFT) test --no-parallel --sanitize=thread --scratch-path .build/sanitize-thread $(SANITIZER_TOOLSET)
 
 # Replays the saved crash inputs, then fuzzes ScrollCore's decoder and reducer for 30 s, and the trace reader
 # and a fork's rebuild for 30 s (Fuzz/fuzz.sh).

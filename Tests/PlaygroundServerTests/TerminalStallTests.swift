@@ -53,8 +53,9 @@ struct TerminalStallTests {
         let p99 = Self.p99(times)
         print("ping p99 while the terminal does not read: \(p99)")
         // Measured alone: about 3 ms (the goal is 10); a blocked loop never answers. The bound leaves room for
-        // a machine busy with other tests.
-        #expect(p99 < .milliseconds(100), "ping round trips while the terminal is stalled: p99 \(p99)")
+        // a machine busy with other tests, and more for a sanitized server.
+        let bound: Duration = ServerProcess.isSanitized ? .milliseconds(500) : .milliseconds(100)
+        #expect(p99 < bound, "ping round trips while the terminal is stalled: p99 \(p99)")
         #expect(try HTTPProbe.get(port: server.port, path: "/healthz").status == 200)
 
         // Every event reached the ring and the file, though the terminal showed few of them.

@@ -17,7 +17,7 @@ struct ConsumerPackageTests {
         return String(rest[body.upperBound..<close.lowerBound])
     }
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(10)), .disabled(if: SanitizerRun.isActive, SanitizerRun.onlyTheToolchain))
     func theDocsExampleBuildsAndPrintsWhatTheDocSays() async throws {
         let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/swiftui.md"), encoding: .utf8)
         let source = try Self.block("Sources/Demo/main.swift", in: doc)

@@ -9,8 +9,9 @@ struct DifferentialTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Scenarios per preset: 7 presets × 1,500 = 10,500 in all.
-    static let scenariosPerPreset = 1500
+    /// Scenarios per preset: 7 presets × 1,500 = 10,500 in all; 100 each under a sanitizer, which checks the
+    /// memory and threads of the same code paths and runs them several times slower.
+    static let scenariosPerPreset = SanitizerRun.isActive ? 100 : 1500
 
     @Test func everyExampleTraceDecidesTheSame() throws {
         let folder = Self.root.appendingPathComponent("Examples/traces")

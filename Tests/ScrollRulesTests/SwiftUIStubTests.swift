@@ -7,7 +7,7 @@ import Testing
 /// the Swift that `export` prints, for every preset) against SwiftUIStub/SwiftUI.swift, a module that
 /// declares exactly the SwiftUI API it uses with the signatures of Apple's documentation. A typo or a
 /// wrong signature fails here; the real SDK is not built against.
-@Suite(.serialized)
+@Suite(.serialized, .disabled(if: SanitizerRun.isActive, SanitizerRun.onlyTheToolchain))
 struct SwiftUIStubTests {
     static let root = DifferentialTests.root
     /// Under `.build`, made afresh by each run (a run's modules and files are left for a look afterwards).

@@ -19,6 +19,9 @@ final class ServerProcess: @unchecked Sendable {
             .appendingPathComponent("scroll-playground")
     }
 
+    /// Set by `make test-asan` / `make test-tsan`: the executable is sanitized and several times slower.
+    static let isSanitized = ProcessInfo.processInfo.environment["SCROLL_PLAYGROUND_SANITIZER"] != nil
+
     /// The package root, for `Public/`.
     static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
