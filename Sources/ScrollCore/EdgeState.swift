@@ -10,6 +10,7 @@ public struct EdgeState: Equatable, Sendable {
     /// The preset's rule for this edge held on the last geometry (`reachedBottom`, `reachedTop`).
     public var reached = false
 
+    /// An edge before its first page: idle, no page, its rule not reached.
     public init() {}
 
     /// The load in flight, if any.

@@ -34,6 +34,7 @@ public struct FeedWindow: Equatable, Sendable {
     /// New messages that arrived in all (`newMessageEveryMs`), so their ids never repeat.
     public private(set) var arrivedCount = 0
 
+    /// A window holding nothing, before the session opens.
     public init() {}
 
     /// The items the page holds: all of `items` but those trimmed at either end.

@@ -6,6 +6,7 @@ public struct PerEdge<Value> {
     /// The top edge's value (previous pages).
     public var top: Value
 
+    /// Each edge with its own value.
     public init(bottom: Value, top: Value) {
         self.bottom = bottom
         self.top = top
