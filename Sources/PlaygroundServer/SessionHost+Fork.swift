@@ -124,7 +124,7 @@ extension SessionHost {
             toItemCap: min(limits.itemCap, Self.itemsFittingOneResume(parent, limits)),
             maxMessageBytes: limits.maxMessageBytes)
         let rebuilt = Replay.rebuild(parent, through: fork.at, id: "fork", resumeToken: resumeToken)
-        guard rebuilt.state.isOpen else {
+        guard rebuilt.state.lifecycle == .open else {
             let opened = parent.lines.first.map { " (its hello is at t=\($0.t))" } ?? ""
             return .refused(
                 ProtocolError(.badMessage, "field \"fork.at\" is before the parent's session opened\(opened)"))

@@ -296,7 +296,7 @@ final class SessionHost: WebServerDelegate {
         sessions[sessionID] = hosted
         links[id]?.session = sessionID
         handle(.message(.success(.hello(hello))), on: hosted, at: time, loop: loop)
-        guard hosted.state.isOpen else {
+        guard hosted.state.lifecycle == .open else {
             sessions[sessionID] = nil
             links[id]?.session = nil
             return

@@ -1,14 +1,14 @@
-/// Where the next page stands: nothing loading, one load in flight, its last load failed, or the feed
-/// exhausted and said so.
+/// Where one edge's page load stands (``EdgeState/load``): nothing loading, one load in flight, its last
+/// load failed, or the feed exhausted at that edge and said so.
 public enum PageLoadPhase: Equatable, Sendable {
     /// No load in flight.
     case idle
     /// A page load is in flight.
     case inFlight(PageLoad)
-    /// The last load of the next page failed; the retry policy decided what happens next.
+    /// The edge's last load failed; the retry policy decided what happens next.
     case failed(LoadFailure)
-    /// The feed has no more items and `feedExhausted` was logged; it is logged again only after the feed
-    /// had more (a setting changed, a reset).
+    /// The feed has no more items at this edge and `feedExhausted` (`feedStartReached` at the top) was
+    /// logged; it is logged again only after the feed had more (a setting changed, a reset).
     case exhausted
 }
 

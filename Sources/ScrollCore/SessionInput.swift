@@ -32,7 +32,7 @@ extension SessionState {
             return Self.refusal(error)
         case .message(.success(let message)):
             switch message {
-            case .hello(let hello) where hello.resume != nil && isOpen:
+            case .hello(let hello) where hello.resume != nil && lifecycle == .open:
                 if hello.resume == Hello.forkTakeover, let fork = forkedFrom {
                     return reduce(.forkTakenOver(fork), now: now)
                 }

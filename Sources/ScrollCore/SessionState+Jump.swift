@@ -14,7 +14,7 @@ extension SessionState {
     /// the page holds, in a window that needs no change, is scrolled to at once; otherwise the window around
     /// it loads first (one load's latency), replacing a jump still loading.
     mutating func requestJump(_ request: JumpRequest, into effects: inout [SessionEffect]) {
-        guard isOpen else { return }
+        guard lifecycle == .open else { return }
         guard let target = locate(request.id) else {
             // A feed item the cap keeps out of reach says so; any other id is simply not in the feed.
             let inFeed =
@@ -64,7 +64,7 @@ extension SessionState {
             return
         }
         for edge in FeedEdge.allCases {
-            if let load = inFlight(edge) { cancelLoad(load, at: edge, reason: .jump, into: &effects) }
+            if let load = edges[edge].inFlight { cancelLoad(load, at: edge, reason: .jump, into: &effects) }
         }
         var filled = 0
         let index: Int
@@ -73,36 +73,31 @@ extension SessionState {
             index = held
         case .feed(let feedIndex):
             let margin = config.windowSize > 0 ? config.windowSize / 2 + 1 : config.pageSize
+            let cursor = window.cursor
             if feedIndex >= cursor {
-                let available = pageableItems(besideRefreshed: heldExtraItems)
+                let available = pageableItems(besideRefreshed: window.heldExtraItems)
                 let end = min(feedIndex + margin, available ?? .max)
-                var fill = (cursor..<end).compactMap { source.item(at: $0, seed: config.seed) }
+                let fill = (cursor..<end).compactMap { source.item(at: $0, seed: config.seed) }
                 // The session's items end with the feed item before `cursor` (arrived messages wait while the
                 // feed has more), so the item lands this far past the items held.
-                index = items.count + (feedIndex - cursor)
-                cursor += fill.count
-                hasMore = available.map { cursor < $0 } ?? true
+                index = window.items.count + (feedIndex - cursor)
+                sourceHasMore = available.map { cursor + fill.count < $0 } ?? true
                 filled = fill.count
-                let shown = hasMore ? 0 : heldArrivals.count
-                fill += heldArrivals.prefix(shown)
-                heldArrivals.removeFirst(shown)
                 // Not in the page yet: the window is set afresh below.
-                items += fill
-                trimmedBelow += fill.count
+                _ = window.appendFeed(
+                    fill, releasingHeld: sourceHasMore ? 0 : window.heldArrivals.count, showing: 0)
             } else {
-                let room = itemCap.map { max(0, $0 - items.count) } ?? .max
-                let start = max(0, feedIndex - margin, firstLoaded - room)
-                let fill = (start..<firstLoaded).compactMap { source.item(at: $0, seed: config.seed) }
-                firstLoaded = start
-                items.insert(contentsOf: fill, at: 0)
-                trimmedAbove += fill.count
+                let room = itemCap.map { max(0, $0 - window.items.count) } ?? .max
+                let first = window.firstLoaded
+                let start = max(0, feedIndex - margin, first - room)
+                let fill = (start..<first).compactMap { source.item(at: $0, seed: config.seed) }
+                window.prependFeed(fill, from: start, showing: 0)
                 filled = fill.count
                 index = feedIndex - start
             }
         }
-        if let window = jumpWindow(around: index) {
-            trimmedAbove = window.lowerBound
-            trimmedBelow = items.count - window.upperBound
+        if let range = jumpWindow(around: index) {
+            window.show(range)
         }
         finishJump(request, at: index, filled: filled, into: &effects)
     }
@@ -115,7 +110,7 @@ extension SessionState {
     ) {
         effects.append(.send(.scrollToItem(id: request.id, anchor: request.anchor)))
         if resending {
-            sendItems(.replace, Array(pageItems), into: &effects)
+            sendItems(.replace, Array(window.pageItems), into: &effects)
             // The new list is measured afresh: no prepend to check, and the edge rules re-arm on it.
             anchorCheckRev = nil
         } else {
@@ -124,9 +119,9 @@ extension SessionState {
         jump = .positioning(request, rev: rev, suppressed: [])
         var data: [String: JSONValue] = [
             "id": .string(request.id), "anchor": .string(request.anchor.rawValue), "index": .int(index),
-            "filled": .int(filled), "held": .int(pageCount), "total": .int(items.count),
+            "filled": .int(filled), "held": .int(window.pageCount), "total": .int(window.items.count),
         ]
-        if let first = pageItems.first, let last = pageItems.last {
+        if let first = window.pageItems.first, let last = window.pageItems.last {
             data["first"] = .string(first.id)
             data["last"] = .string(last.id)
         }
@@ -138,17 +133,18 @@ extension SessionState {
     /// `windowSize` items around it.
     func jumpWindow(around index: Int) -> Range<Int>? {
         let limit = config.windowSize
-        let start = trimmedAbove
-        let end = items.count - trimmedBelow
+        let count = window.items.count
+        let start = window.trimmed.top
+        let end = count - window.trimmed.bottom
         if limit == 0 {
-            return start == 0 && end == items.count ? nil : 0..<items.count
+            return start == 0 && end == count ? nil : 0..<count
         }
         let margin = limit / 4
         let roomAbove = start == 0 ? Int.max : index - start
-        let roomBelow = end == items.count ? Int.max : end - 1 - index
+        let roomBelow = end == count ? Int.max : end - 1 - index
         if index >= start, index < end, roomAbove >= margin, roomBelow >= margin { return nil }
-        let lower = max(0, min(index - limit / 2, items.count - limit))
-        return lower..<min(items.count, lower + limit)
+        let lower = max(0, min(index - limit / 2, count - limit))
+        return lower..<min(count, lower + limit)
     }
 
     /// Geometry while a jump is under way fires no edge rule: `edge` would have loaded; the first time per
@@ -208,16 +204,20 @@ extension SessionState {
     /// O(1) in the items held and the feed's length (``ItemIndex``), so that jumps cost little however
     /// many items a session holds.
     mutating func locate(_ id: String) -> JumpTarget? {
-        if let index = itemIndex.index(of: id, in: items) { return .held(index) }
+        if let index = window.index(of: id) { return .held(index) }
         guard let feedIndex = feedIndex(of: id),
             source.available(maxItems: config.maxItems).map({ feedIndex < $0 }) ?? true
         else { return nil }
-        if feedIndex >= cursor {
-            guard pageableItems(besideRefreshed: heldExtraItems).map({ feedIndex < $0 }) ?? true else { return nil }
+        if feedIndex >= window.cursor {
+            guard pageableItems(besideRefreshed: window.heldExtraItems).map({ feedIndex < $0 }) ?? true else {
+                return nil
+            }
             return .feed(feedIndex)
         }
-        if feedIndex < firstLoaded {
-            guard itemCap.map({ items.count + (firstLoaded - feedIndex) <= $0 }) ?? true else { return nil }
+        if feedIndex < window.firstLoaded {
+            guard itemCap.map({ window.items.count + (window.firstLoaded - feedIndex) <= $0 }) ?? true else {
+                return nil
+            }
             return .feed(feedIndex)
         }
         // Between the first and the last feed item held, yet not held: a held message or a refreshed

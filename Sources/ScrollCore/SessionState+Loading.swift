@@ -6,18 +6,18 @@ extension SessionState {
     mutating func triggerLoad(
         _ edge: FeedEdge, trigger: Trigger, geometrySeq: Int?, into effects: inout [SessionEffect]
     ) {
-        guard isOpen else { return }
+        guard lifecycle == .open else { return }
         let events = edge.events
-        let failure = failure(edge)
+        let failure = edges[edge].failure
         let ask: LoadAsk = trigger == .manual ? .person : trigger == .retry ? .retry : .rule
         let admission = config.preset.behavior.admitLoad(
-            ask, inFlight: inFlight(edge) != nil, hasMore: edge == .bottom ? hasMoreBelow : hasPrevious,
+            ask, inFlight: edges[edge].inFlight != nil, hasMore: hasItems(beyond: edge),
             refreshing: refreshing, retry: failure?.next.status)
         switch admission {
         case .inFlight:
-            guard var load = inFlight(edge), !load.suppressionLogged else { return }
+            guard var load = edges[edge].inFlight, !load.suppressionLogged else { return }
             load.suppressionLogged = true
-            self[load: edge] = .inFlight(load)
+            edges[edge].load = .inFlight(load)
             effects.append(
                 .log(
                     LogEntry(
@@ -30,11 +30,12 @@ extension SessionState {
         case .exhausted:
             if let failure {
                 abandonRetry(failure, reason: .feedExhausted, at: edge, into: &effects)
-                self[load: edge] = .idle
+                edges[edge].load = .idle
             }
-            if self[load: edge] != .exhausted {
-                self[load: edge] = .exhausted
-                effects.append(.log(LogEntry(events.exhausted, geometrySeq: geometrySeq, ["total": .int(items.count)])))
+            if edges[edge].load != .exhausted {
+                edges[edge].load = .exhausted
+                effects.append(
+                    .log(LogEntry(events.exhausted, geometrySeq: geometrySeq, ["total": .int(window.items.count)])))
             } else if trigger == .manual {
                 // A person pressed Load more: say why nothing happens (the edge rule stays quiet, as before).
                 effects.append(
@@ -43,7 +44,7 @@ extension SessionState {
                             events.ignored,
                             [
                                 "trigger": JSONValue(trigger), "reason": JSONValue(Reason.feedExhausted),
-                                "total": .int(items.count),
+                                "total": .int(window.items.count),
                             ])))
             }
             return
@@ -56,7 +57,7 @@ extension SessionState {
             // The retry's turn comes again after a fresh delay: dropping it would stall the feed.
             if reschedulesRetry, var failure, case .scheduled(let retry) = failure.next {
                 scheduleRetry(&failure, number: retry.number, at: edge, into: &effects)
-                self[load: edge] = .failed(failure)
+                edges[edge].load = .failed(failure)
             }
             return
         case .retryScheduled, .gaveUp:
@@ -68,7 +69,7 @@ extension SessionState {
             if abandonsRetry, let failure { abandonRetry(failure, reason: .manualLoad, at: edge, into: &effects) }
         }
         let latency = drawLatency(config.loadLatencyMs)
-        let number = (edge == .bottom ? page : previousPage) + 1
+        let number = edges[edge].page + 1
         var load = PageLoad(token: takeToken(), page: number, willFail: drawFailure())
         if let failure {
             noteRetryStarted(
@@ -76,7 +77,7 @@ extension SessionState {
         } else {
             load.recentStarts = [now]
         }
-        self[load: edge] = .inFlight(load)
+        edges[edge].load = .inFlight(load)
         var data: [String: JSONValue] = [
             "page": .int(load.page), "trigger": JSONValue(trigger), "latencyMs": .int(latency),
         ]
@@ -92,13 +93,13 @@ extension SessionState {
     }
 
     mutating func cancelLoad(_ load: PageLoad, at edge: FeedEdge, reason: Reason, into effects: inout [SessionEffect]) {
-        self[load: edge] = .idle
+        edges[edge].load = .idle
         effects.append(.cancel(edge.loadTimer(load.token)))
         effects.append(.log(LogEntry(edge.events.cancelled, ["page": .int(load.page), "reason": JSONValue(reason)])))
     }
 
     mutating func completeLoad(_ load: PageLoad, at edge: FeedEdge, into effects: inout [SessionEffect]) {
-        self[load: edge] = .idle
+        edges[edge].load = .idle
         if load.willFail {
             effects.append(
                 .log(
@@ -108,7 +109,7 @@ extension SessionState {
                 page: load.page, failures: load.failures + 1, retries: load.retries, recentStarts: load.recentStarts,
                 next: .manual)
             decideRetry(&failure, at: edge, into: &effects)
-            self[load: edge] = .failed(failure)
+            edges[edge].load = .failed(failure)
             return
         }
         switch edge {
@@ -118,14 +119,12 @@ extension SessionState {
     }
 
     private mutating func appendNextPage(_ load: PageLoad, into effects: inout [SessionEffect]) {
-        self.page = load.page
-        if trimmedBelow > 0 {
+        edges.bottom.page = load.page
+        let below = window.trimmed.bottom
+        if below > 0 {
             // A bounded window trimmed these: they come back from the session's items.
-            let start = items.count - trimmedBelow
-            let count = makeRoom(
-                for: min(config.pageSize, trimmedBelow), landingAt: .bottom, into: &effects)
-            let page = Array(items[start..<start + count])
-            trimmedBelow -= count
+            let count = makeRoom(for: min(config.pageSize, below), landingAt: .bottom, into: &effects)
+            let page = window.reveal(count, at: .bottom)
             if count > 0 {
                 sendItems(.append, page, into: &effects)
                 rearmBottomRule()
@@ -133,63 +132,59 @@ extension SessionState {
             effects.append(
                 .log(
                     LogEntry(
-                        .loadMoreFinished,
+                        FeedEdge.bottom.events.finished,
                         [
-                            "page": .int(load.page), "added": .int(page.count), "total": .int(items.count),
-                            "hasMore": .bool(hasMoreBelow), "reloaded": true,
+                            "page": .int(load.page), "added": .int(page.count), "total": .int(window.items.count),
+                            "hasMore": .bool(hasMore), "reloaded": true,
                         ])))
             return
         }
-        let available = pageableItems(besideRefreshed: items.count - (cursor - firstLoaded))
+        let available = pageableItems(besideRefreshed: window.heldExtraItems)
+        let cursor = window.cursor
         let end = min(cursor + config.pageSize, available ?? .max)
-        var page = (cursor..<max(cursor, end)).compactMap { source.item(at: $0, seed: config.seed) }
-        cursor += page.count
-        hasMore = available.map { cursor < $0 } ?? true
+        let feed = (cursor..<max(cursor, end)).compactMap { source.item(at: $0, seed: config.seed) }
+        sourceHasMore = available.map { cursor + feed.count < $0 } ?? true
         // With the feed's end held, the messages that arrived meanwhile follow it.
-        let shown = hasMore ? 0 : heldArrivals.count
-        page += heldArrivals.prefix(shown)
-        heldArrivals.removeFirst(shown)
+        let released = sourceHasMore ? 0 : window.heldArrivals.count
         // What does not fit the window beside what the user sees stays in the session, below the page.
-        let landing = makeRoom(for: page.count, landingAt: .bottom, into: &effects)
-        items += page
-        trimmedBelow = page.count - landing
+        let landing = makeRoom(for: feed.count + released, landingAt: .bottom, into: &effects)
+        let page = window.appendFeed(feed, releasingHeld: released, showing: landing)
         if landing > 0 || page.isEmpty {
             sendItems(.append, Array(page.prefix(landing)), into: &effects)
             rearmBottomRule()
         }
         var data: [String: JSONValue] = [
-            "page": .int(load.page), "added": .int(page.count), "total": .int(items.count), "hasMore": .bool(hasMore),
+            "page": .int(load.page), "added": .int(page.count), "total": .int(window.items.count),
+            "hasMore": .bool(sourceHasMore),
         ]
         if landing < page.count { data["shown"] = .int(landing) }
-        if shown > 0 { data["arrived"] = .int(shown) }
-        effects.append(.log(LogEntry(.loadMoreFinished, data)))
+        if released > 0 { data["arrived"] = .int(released) }
+        effects.append(.log(LogEntry(FeedEdge.bottom.events.finished, data)))
     }
 
     /// Older items go on top, marked `older` so the page keeps what the user sees; the page's next
     /// geometry after them is checked for that (`anchorKept`, `anchorDrift`).
     private mutating func prependPreviousPage(_ load: PageLoad, into effects: inout [SessionEffect]) {
-        previousPage = load.page
+        edges.top.page = load.page
         let older: [FeedItem]
-        let reloaded = trimmedAbove > 0
+        let reloaded = window.trimmed.top > 0
         var landing: Int
         if reloaded {
             // A bounded window trimmed these: they come back from the session's items.
-            landing = makeRoom(for: min(config.pageSize, trimmedAbove), landingAt: .top, into: &effects)
-            trimmedAbove -= landing
-            older = Array(items[trimmedAbove..<trimmedAbove + landing])
+            landing = makeRoom(for: min(config.pageSize, window.trimmed.top), landingAt: .top, into: &effects)
+            older = window.reveal(landing, at: .top)
         } else {
-            let room = itemCap.map { max(0, $0 - items.count) } ?? .max
-            let start = max(0, firstLoaded - min(config.pageSize, room))
-            let loaded = (start..<firstLoaded).compactMap { source.item(at: $0, seed: config.seed) }
+            let room = itemCap.map { max(0, $0 - window.items.count) } ?? .max
+            let first = window.firstLoaded
+            let start = max(0, first - min(config.pageSize, room))
+            let loaded = (start..<first).compactMap { source.item(at: $0, seed: config.seed) }
             // What does not fit the window beside what the user sees stays in the session, above the page.
             landing = makeRoom(for: loaded.count, landingAt: .top, into: &effects)
             older = Array(loaded.suffix(landing))
-            firstLoaded = start
-            items.insert(contentsOf: loaded, at: 0)
-            trimmedAbove = loaded.count - landing
+            window.prependFeed(loaded, from: start, showing: landing)
             if itemCap != nil {
-                hasMore =
-                    pageableItems(besideRefreshed: items.count - (cursor - firstLoaded)).map { cursor < $0 } ?? true
+                sourceHasMore =
+                    pageableItems(besideRefreshed: window.heldExtraItems).map { window.cursor < $0 } ?? true
             }
         }
         if !older.isEmpty || !reloaded {
@@ -198,12 +193,12 @@ extension SessionState {
             rearmTopRule()
         }
         var data: [String: JSONValue] = [
-            "page": .int(load.page), "added": .int(older.count), "total": .int(items.count),
+            "page": .int(load.page), "added": .int(older.count), "total": .int(window.items.count),
             "hasPrevious": .bool(hasPrevious),
         ]
         if reloaded { data["reloaded"] = true }
         if landing < older.count || (reloaded && landing == 0) { data["shown"] = .int(landing) }
-        effects.append(.log(LogEntry(.loadPreviousFinished, data)))
+        effects.append(.log(LogEntry(FeedEdge.top.events.finished, data)))
     }
 
     /// Once the page shows the new items, presets that re-arm evaluate the bottom rule afresh.
@@ -222,17 +217,5 @@ extension SessionState {
             return
         }
         memory.contentLengthAtTopLanding = geometry.contentLength
-    }
-
-    /// Where a feed opens: the first item, the one `startAt` names, or (`chat`) the newest items.
-    var openingIndex: Int {
-        let available = pageableItems(besideRefreshed: 0)
-        if config.startAt > 0 {
-            return min(config.startAt - 1, max(0, (available ?? .max) - 1))
-        }
-        if config.preset.behavior.opensAtBottom, let available {
-            return max(0, available - config.initialCount)
-        }
-        return 0
     }
 }

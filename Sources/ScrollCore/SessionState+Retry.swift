@@ -57,7 +57,7 @@ extension SessionState {
         let reason: Reason = failure.next == .gaveUp ? .gaveUp : .retryScheduled
         var logged = failure
         logged.suppressionLogged = true
-        self[load: edge] = .failed(logged)
+        edges[edge].load = .failed(logged)
         effects.append(
             .log(
                 LogEntry(

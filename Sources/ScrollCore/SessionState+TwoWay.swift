@@ -3,7 +3,7 @@ extension SessionState {
 
     /// Schedules the next arrival, when the setting asks for arrivals.
     mutating func scheduleNextMessage(into effects: inout [SessionEffect]) {
-        guard isOpen, config.newMessageEveryMs > 0 else { return }
+        guard lifecycle == .open, config.newMessageEveryMs > 0 else { return }
         effects.append(.schedule(.newMessage, afterMilliseconds: config.newMessageEveryMs))
     }
 
@@ -11,28 +11,26 @@ extension SessionState {
     /// it waits for the last page), and the view follows it only when the user is at the bottom: a user
     /// reading older messages is not pulled down.
     mutating func messageArrives(into effects: inout [SessionEffect]) {
-        guard isOpen, config.newMessageEveryMs > 0 else { return }
-        if let itemCap, items.count + heldArrivals.count >= itemCap {
+        guard lifecycle == .open, config.newMessageEveryMs > 0 else { return }
+        if let itemCap, window.items.count + window.heldArrivals.count >= itemCap {
             // The session holds all it may: arrivals stop until a reset or a setting restarts them.
             effects.append(.log(LogEntry(.messageArrived, ["added": false, "reason": JSONValue(Reason.itemCap)])))
             return
         }
-        arrivedCount += 1
-        let message = FeedSource.arrivedMessage(arrivedCount, seed: config.seed)
+        let message = FeedSource.arrivedMessage(window.countArrival(), seed: config.seed)
         var data: [String: JSONValue] = ["id": .string(message.id)]
-        if hasMore {
-            heldArrivals.append(message)
+        if sourceHasMore {
+            window.hold(message)
             data["held"] = true
             data["follow"] = false
-        } else if trimmedBelow > 0 || makeRoom(for: 1, landingAt: .bottom, into: &effects) == 0 {
+        } else if window.trimmed.bottom > 0 || makeRoom(for: 1, landingAt: .bottom, into: &effects) == 0 {
             // The page holds a window further up: the message waits below it, loaded back at the bottom.
-            items.append(message)
-            trimmedBelow += 1
+            window.appendArrival(message, shown: false)
             data["follow"] = false
             data["shown"] = false
         } else {
-            let follow = lastGeometry != nil && reachedBottom
-            items.append(message)
+            let follow = lastGeometry != nil && edges.bottom.reached
+            window.appendArrival(message, shown: true)
             sendItems(.append, [message], into: &effects)
             rearmBottomRule()
             data["follow"] = .bool(follow)
@@ -40,7 +38,7 @@ extension SessionState {
                 effects.append(.send(.command(name: "scrollToBottom")))
             }
         }
-        data["total"] = .int(items.count)
+        data["total"] = .int(window.items.count)
         effects.append(.log(LogEntry(.messageArrived, data)))
         if data["follow"] == true {
             effects.append(.log(LogEntry(.scrollToBottom, ["trigger": JSONValue(Trigger.newMessage)])))

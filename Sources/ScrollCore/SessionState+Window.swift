@@ -1,9 +1,6 @@
 extension SessionState {
     // MARK: A bounded window (`windowSize`)
 
-    /// How many items the page holds.
-    public var pageCount: Int { items.count - trimmedAbove - trimmedBelow }
-
     /// Before `count` items land at `edge`, a bounded window trims what would exceed it at the other end:
     /// the items farthest from what the user looks at. The trim goes first, so the page never holds more
     /// than the window, not even between two messages. The session keeps the items (they load back through
@@ -16,7 +13,7 @@ extension SessionState {
     mutating func makeRoom(for count: Int, landingAt edge: FeedEdge, into effects: inout [SessionEffect]) -> Int {
         let limit = config.windowSize
         guard limit > 0 else { return count }
-        let excess = pageCount + count - limit
+        let excess = window.pageCount + count - limit
         guard excess > 0 else { return count }
         let far: FeedEdge = edge == .bottom ? .top : .bottom
         let trimmed = min(excess, rowsOutOfView(at: far))
@@ -29,20 +26,20 @@ extension SessionState {
 
     /// How many of the page's rows at `edge` lie out of view (with ``viewMargin``), by the last geometry.
     func rowsOutOfView(at edge: FeedEdge) -> Int {
-        guard let view = rowsInView() else { return pageCount }
+        guard let view = rowsInView() else { return window.pageCount }
         switch edge {
         case .top: return max(0, view.lowerBound - Self.viewMargin)
-        case .bottom: return max(0, pageCount - view.upperBound - Self.viewMargin)
+        case .bottom: return max(0, window.pageCount - view.upperBound - Self.viewMargin)
         }
     }
 
     /// The page's rows (0-based in `pageItems`) the last geometry showed: from its anchor item (or, for a page
     /// that sends none, its offset over the average row) down by the rows' heights to the viewport's end.
     func rowsInView() -> Range<Int>? {
-        guard let report = lastGeometry, pageCount > 0 else { return nil }
+        guard let report = lastGeometry, window.pageCount > 0 else { return nil }
         let axis = report.geometry.along(config.axis)
         guard axis.contentLength > 0 else { return nil }
-        let page = pageItems
+        let page = window.pageItems
         let average = axis.contentLength / Double(page.count)
         var first: Int
         var edge: Double
@@ -66,20 +63,17 @@ extension SessionState {
     /// Trims `count` items the page holds at `edge`.
     mutating func trim(_ count: Int, at edge: FeedEdge, into effects: inout [SessionEffect]) {
         guard count > 0 else { return }
-        switch edge {
-        case .top: trimmedAbove += count
-        case .bottom: trimmedBelow += count
-        }
+        window.trim(count, at: edge)
         rev += 1
-        let message = ItemsMessage.trim(edge, count: count, rev: rev, total: items.count, hasMore: hasMoreBelow)
-        itemsHistory.append(message)
-        if itemsHistory.count > Self.itemsHistoryLimit { itemsHistory.removeFirst() }
-        effects.append(.send(.items(message)))
+        remember(
+            ItemsMessage.trim(edge, count: count, rev: rev, total: window.items.count, hasMore: hasMore),
+            into: &effects)
         if edge == .top, anchorCheckRev == nil { anchorCheckRev = rev }
         var data: [String: JSONValue] = [
-            "edge": .string(edge.rawValue), "count": .int(count), "held": .int(pageCount), "total": .int(items.count),
+            "edge": .string(edge.rawValue), "count": .int(count), "held": .int(window.pageCount),
+            "total": .int(window.items.count),
         ]
-        if let first = pageItems.first, let last = pageItems.last {
+        if let first = window.pageItems.first, let last = window.pageItems.last {
             data["first"] = .string(first.id)
             data["last"] = .string(last.id)
         }
@@ -91,20 +85,18 @@ extension SessionState {
     mutating func fitWindow(into effects: inout [SessionEffect]) {
         let limit = config.windowSize
         if limit == 0 {
-            if trimmedAbove > 0 {
-                let above = Array(items[..<trimmedAbove])
-                trimmedAbove = 0
+            if window.trimmed.top > 0 {
+                let above = window.reveal(window.trimmed.top, at: .top)
                 sendItems(.prepend, above, older: true, into: &effects)
                 if anchorCheckRev == nil { anchorCheckRev = rev }
             }
-            if trimmedBelow > 0 {
-                let below = Array(items[(items.count - trimmedBelow)...])
-                trimmedBelow = 0
+            if window.trimmed.bottom > 0 {
+                let below = window.reveal(window.trimmed.bottom, at: .bottom)
                 sendItems(.append, below, into: &effects)
             }
             return
         }
-        let excess = pageCount - limit
+        let excess = window.pageCount - limit
         guard excess > 0 else { return }
         // The share of the excess above the viewport's middle: what lies above it goes in proportion.
         var fraction = 0.5

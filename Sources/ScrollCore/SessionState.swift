@@ -10,57 +10,28 @@ public struct SessionState: Equatable, Sendable {
     public var source: FeedSource {
         didSet { sourceIndex.invalidate() }
     }
-    /// The most items the session holds, refreshed ones included (nil: no cap). At the cap `hasMore` is
-    /// false and a refresh adds only what still fits, so the whole feed always fits one resume.
+    /// The most items the session holds, refreshed ones included (nil: no cap). At the cap the feed has no
+    /// more and a refresh adds only what still fits, so the whole feed always fits one resume.
     public let itemCap: Int?
-    /// Whether `hello` opened the session.
-    public var isOpen = false
+    /// Whether `hello` opened the session yet.
+    public var lifecycle = SessionLifecycle.awaitingHello
 
-    /// The items, in order, each id unique.
-    public var items: [FeedItem] = [] {
-        didSet { itemIndex.invalidate() }
-    }
-    /// Each held item's index by id, for `jump` (SessionState+Jump).
-    var itemIndex = ItemIndex()
+    /// The items the session holds and the window of them the page holds.
+    public var window = FeedWindow()
     /// Each feed item's index by id, for a list source's `jump`.
     var sourceIndex = ItemIndex()
-    /// How many feed items have been handed out.
-    public var cursor = 0
-    /// The number of the last page handed out (the first page is 1).
-    public var page = 0
-    /// Whether the feed has more items.
-    public var hasMore = true
+    /// Whether the feed source has items past the window's `cursor` (within `maxItems` and the item cap).
+    /// Not the wire's `hasMore`, which also counts items the window trimmed below: ``hasMore``.
+    public var sourceHasMore = true
     /// The items `rev` last sent.
     public var rev = 0
-    /// Refresh items made so far, so their ids never repeat.
-    public var refreshedItemCount = 0
 
-    /// The feed index of the first feed item held (0: the feed's start; more in a feed opened in the middle).
-    public var firstLoaded = 0
-    /// Previous pages handed out (the first previous page is 1).
-    public var previousPage = 0
-    /// New messages that arrived in all (`newMessageEveryMs`), so their ids never repeat.
-    public var arrivedCount = 0
-    /// Arrived messages not yet shown: the session does not hold the feed's end yet (`hasMore`).
-    public var heldArrivals: [FeedItem] = []
-
-    /// The preset's bottom rule on the last geometry.
-    public var reachedBottom = false
-    /// The preset's top rule on the last geometry (two-way feeds).
-    public var reachedTop = false
-    /// The previous page, loaded at the top: the same phases as `pageLoad`.
-    public var previousLoad = PageLoadPhase.idle
+    /// Each edge's page load, last page and rule: the bottom loads the next pages, the top the previous ones.
+    public var edges = PerEdge(EdgeState())
     /// The `rev` of a prepend (or a trim at the top) whose effect on the page's anchor is still to be checked.
     public var anchorCheckRev: Int?
-    /// A bounded window (`windowSize`): items at the start of `items` the page does not hold (trimmed, or
-    /// refreshed above what it holds). They load back through the top edge.
-    public var trimmedAbove = 0
-    /// Items at the end of `items` the page does not hold; they load back through the bottom edge.
-    public var trimmedBelow = 0
     /// A `jump` under way: its window loading, or the page positioning the item.
     public var jump = JumpPhase.idle
-    /// The next page: nothing loading, a load in flight, or the feed exhausted and said so.
-    public var pageLoad = PageLoadPhase.idle
     /// The refresh and its indicator.
     public var refresh = RefreshPhase.idle
 
@@ -102,55 +73,37 @@ public struct SessionState: Equatable, Sendable {
         self.generator = SeededGenerator(seed: config.seed)
     }
 
-    /// The page load in flight, if any.
-    public var loadInFlight: PageLoad? {
-        if case .inFlight(let load) = pageLoad { load } else { nil }
-    }
+    /// The page load in flight at the bottom, if any.
+    public var loadInFlight: PageLoad? { edges.bottom.inFlight }
 
-    /// Whether a page load is in flight.
+    /// Whether a page load is in flight at the bottom (the wire's `loadingNextPage`).
     public var loadingNextPage: Bool { loadInFlight != nil }
 
     /// Whether the refresh indicator shows.
     public var refreshing: Bool { refresh.showsIndicator }
 
-    /// The failed page and the retry policy's decision about it, if the last load failed.
-    public var loadFailure: LoadFailure? {
-        if case .failed(let failure) = pageLoad { failure } else { nil }
-    }
+    /// The failed page at the bottom and the retry policy's decision about it, if the last load failed.
+    public var loadFailure: LoadFailure? { edges.bottom.failure }
 
     /// Whether older items exist above the first one the page holds: trimmed ones, or feed items above the
-    /// first one the session holds (when the item cap leaves room for them).
+    /// first one the session holds (when the item cap leaves room for them). The wire's `topEdge.hasPrevious`.
     public var hasPrevious: Bool {
-        trimmedAbove > 0 || (firstLoaded > 0 && (itemCap.map { items.count < $0 } ?? true))
+        window.trimmed.top > 0 || (window.firstLoaded > 0 && (itemCap.map { window.items.count < $0 } ?? true))
     }
 
-    /// Whether items exist below the last one the page holds: trimmed ones, or more of the feed.
-    public var hasMoreBelow: Bool { trimmedBelow > 0 || hasMore }
+    /// Whether items exist below the last one the page holds: trimmed ones, or more of the feed. The wire's
+    /// `hasMore` (in `state` and `items`).
+    public var hasMore: Bool { window.trimmed.bottom > 0 || sourceHasMore }
 
-    /// The items the page holds: all of `items` but those a bounded window trimmed.
-    public var pageItems: ArraySlice<FeedItem> { items[trimmedAbove..<(items.count - trimmedBelow)] }
+    /// Whether items exist beyond what the page holds at `edge`: ``hasMore`` at the bottom, ``hasPrevious``
+    /// at the top.
+    public func hasItems(beyond edge: FeedEdge) -> Bool {
+        edge == .bottom ? hasMore : hasPrevious
+    }
 
     /// Whether the feed has a top edge that loads previous pages: a two-way feed, or a bounded window (its
     /// trimmed items load back at the top).
-    public var hasTopEdge: Bool { config.twoWay || config.windowSize > 0 || trimmedAbove > 0 }
-
-    /// One edge's page load phase.
-    public subscript(load edge: FeedEdge) -> PageLoadPhase {
-        get { edge == .bottom ? pageLoad : previousLoad }
-        set {
-            if edge == .bottom { pageLoad = newValue } else { previousLoad = newValue }
-        }
-    }
-
-    /// One edge's load in flight, if any.
-    public func inFlight(_ edge: FeedEdge) -> PageLoad? {
-        if case .inFlight(let load) = self[load: edge] { load } else { nil }
-    }
-
-    /// One edge's failed page, if its last load failed.
-    public func failure(_ edge: FeedEdge) -> LoadFailure? {
-        if case .failed(let failure) = self[load: edge] { failure } else { nil }
-    }
+    public var hasTopEdge: Bool { config.twoWay || config.windowSize > 0 || window.trimmed.top > 0 }
 }
 
 /// A preset evaluated in compare mode.

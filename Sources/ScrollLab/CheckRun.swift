@@ -102,7 +102,7 @@ public struct CheckRun {
             if stall != nil { stall?.excused = true }
             stay = nil
             foreign = true
-            if preset == home, session.state.reachedBottom { switchedAtBottom = true }
+            if preset == home, session.state.edges.bottom.reached { switchedAtBottom = true }
             after(effects)
         }
     }
@@ -217,7 +217,9 @@ public struct CheckRun {
         if stay?.contentLength != length { stay = (length, false) }
         guard verdict.loadFires else { return }
         if stay!.asked, session.loadsPending > 0 {
-            fail(.requestedOnce, "asked again for page \(state.page + 1), in flight, without leaving the bottom")
+            fail(
+                .requestedOnce,
+                "asked again for page \(state.edges.bottom.page + 1), in flight, without leaving the bottom")
         }
         stay!.asked = true
     }
@@ -225,7 +227,7 @@ public struct CheckRun {
     /// Checks what must hold after every input and timer.
     private mutating func after(_ effects: [SessionEffect]) {
         settleForeign()
-        if switchedAtBottom, !session.state.reachedBottom { switchedAtBottom = false }
+        if switchedAtBottom, !session.state.edges.bottom.reached { switchedAtBottom = false }
         let state = session.state
         var itemsChanged = false
         for effect in effects {
@@ -281,10 +283,10 @@ public struct CheckRun {
     }
 
     private mutating func checkItems() {
-        let items = session.state.items
+        let items = session.state.window.items
         let page = session.page.items
         // A bounded window (`windowSize`): the page holds a run of the session's items.
-        let held = Array(session.state.pageItems)
+        let held = Array(session.state.window.pageItems)
         if page != held {
             fail(.itemsIntact, "the page shows \(page.count) items, the session gives it \(held.count)")
         }
@@ -323,7 +325,7 @@ public struct CheckRun {
             return
         }
         let page = session.page
-        guard page.atEnd, state.hasMore, session.loadsPending == 0, session.refreshesPending == 0 else {
+        guard page.atEnd, state.sourceHasMore, session.loadsPending == 0, session.refreshesPending == 0 else {
             stall = nil
             return
         }
@@ -342,7 +344,7 @@ public struct CheckRun {
             }
         } else if t - open.since >= Self.stallLimitMs {
             let distance = LabFormat.number(page.geometry.along(state.config.axis).distanceToBottom)
-            if state.reachedBottom {
+            if state.edges.bottom.reached {
                 fail(.noStall, "\(t - open.since) ms at the end, the bottom rule true but no load; hasMore")
             } else {
                 fail(

@@ -192,8 +192,8 @@ private struct Meter {
     mutating func frame(session: LabSession, at t: Int64) {
         let page = session.page
         // Stall: at the end the user can reach, the feed has more, nothing new has come yet.
-        if page.atEnd, session.state.hasMore {
-            if stall == nil { stall = (t, session.state.page + 1) }
+        if page.atEnd, session.state.sourceHasMore {
+            if stall == nil { stall = (t, session.state.edges.bottom.page + 1) }
         } else {
             endStall(at: t)
         }
@@ -238,7 +238,7 @@ private struct Meter {
         result.stallMaxMs = perPage.last ?? 0
         result.stallP95Ms = Self.percentile(perPage, 0.95)
         result.pagesNeverSeen = landed.count { !$0.seen }
-        result.items = session.state.items.count
+        result.items = session.state.window.items.count
         result.geometries = session.seq
         return result
     }

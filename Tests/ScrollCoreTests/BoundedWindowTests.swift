@@ -31,8 +31,8 @@ struct BoundedWindowTests {
                     ["edge": "top", "count": 10, "held": 20, "total": 30, "first": "item-11", "last": "item-30"]),
                 LogEntry(.loadMoreFinished, ["page": 2, "added": 20, "total": 50, "hasMore": true]),
             ])
-        #expect(h.session.items.count == 50)
-        #expect(h.session.pageItems.map(\.id) == syntheticItems(10..<50).map(\.id))
+        #expect(h.session.window.items.count == 50)
+        #expect(h.session.window.pageItems.map(\.id) == syntheticItems(10..<50).map(\.id))
         #expect(h.lastState.window == WindowState(start: 10, count: 40, limit: 40))
         #expect(h.lastState.topEdge?.hasPrevious == true)
         #expect(h.lastState.itemCount == 50)
@@ -65,8 +65,8 @@ struct BoundedWindowTests {
             reloaded.itemsMessages.last
                 == ItemsMessage(op: .append, rev: 7, items: syntheticItems(40..<50), total: 50, hasMore: true))
         #expect(reloaded.logs.last?.data["reloaded"] == true)
-        #expect(h.session.trimmedAbove == 10, "\(reloaded.logs) \(h.logged.suffix(12).map(\.entry))")
-        #expect(h.session.pageItems.map(\.id) == syntheticItems(10..<50).map(\.id))
+        #expect(h.session.window.trimmed.top == 10, "\(reloaded.logs) \(h.logged.suffix(12).map(\.entry))")
+        #expect(h.session.window.pageItems.map(\.id) == syntheticItems(10..<50).map(\.id))
     }
 
     /// The page keeps its anchor through a trim at the top: the server checks it as after a prepend.
@@ -101,19 +101,19 @@ struct BoundedWindowTests {
             h.scroll(y: 100)
             h.scroll(y: Self.bottom)
             h.advance(by: 10)
-            peak = max(peak, h.session.pageCount)
+            peak = max(peak, h.session.window.pageCount)
         }
-        #expect(h.session.items.count == 300)
-        #expect(h.session.pageItems.last?.id == "item-300")
+        #expect(h.session.window.items.count == 300)
+        #expect(h.session.window.pageItems.last?.id == "item-300")
         #expect(h.lastState.hasMore == false)
         for _ in 0..<30 {
             h.scroll(y: 500)
             h.scroll(y: 0)
             h.advance(by: 10)
-            peak = max(peak, h.session.pageCount)
+            peak = max(peak, h.session.window.pageCount)
         }
         #expect(peak == 40)
-        #expect(h.session.pageItems.first?.id == "item-1")
+        #expect(h.session.window.pageItems.first?.id == "item-1")
         #expect(h.lastState.topEdge?.hasPrevious == false)
         #expect(h.lastState.hasMore == true)
         // Every trim was a message the page applies: replaying them gives the window.
@@ -129,7 +129,7 @@ struct BoundedWindowTests {
             }
             #expect(page.count <= 40)
         }
-        #expect(page == h.session.pageItems.map(\.id))
+        #expect(page == h.session.window.pageItems.map(\.id))
     }
 
     /// Rows in view are never trimmed: a user who went back to the top while the next page loaded at the
@@ -142,16 +142,16 @@ struct BoundedWindowTests {
         #expect(landed.itemsMessages.map(\.op) == [.append])
         #expect(landed.itemsMessages.first?.items == syntheticItems(30..<40))
         #expect(!landed.logs.contains { $0.name == .windowTrimmed })
-        #expect(h.session.pageItems.map(\.id) == syntheticItems(0..<40).map(\.id))
-        #expect(h.session.trimmedBelow == 10)
+        #expect(h.session.window.pageItems.map(\.id) == syntheticItems(0..<40).map(\.id))
+        #expect(h.session.window.trimmed.bottom == 10)
         #expect(h.lastState.window == WindowState(start: 0, count: 40, limit: 40))
         // Seen from the middle instead, the rows above the view are out of it and make the room.
         var middle = Harness(Self.settings)
         middle.scroll(y: Self.bottom)
         middle.geometry(Self.at(700), anchor: ItemAnchor(id: "item-11", offset: -10), rev: 1)
         #expect(middle.advance(by: 600).itemsMessages.map(\.op) == [.trim, .append])
-        #expect(middle.session.trimmedAbove == 8)
-        #expect(middle.session.pageItems.first?.id == "item-9")
+        #expect(middle.session.window.trimmed.top == 8)
+        #expect(middle.session.window.pageItems.first?.id == "item-9")
     }
 
     @Test func aBadWindowIsRefusedNamingTheFieldAndRange() {
@@ -178,21 +178,21 @@ struct BoundedWindowTests {
         var h = Harness(Self.settings)
         h.scroll(y: Self.bottom)
         h.advance(by: 600)
-        #expect(h.session.trimmedAbove == 10)
+        #expect(h.session.window.trimmed.top == 10)
         let unbounded = h.send(.configReceived(["windowSize": 0]))
         #expect(
             unbounded.itemsMessages == [
                 ItemsMessage(
                     op: .prepend, rev: 4, items: syntheticItems(0..<10), total: 50, hasMore: true, older: true)
             ])
-        #expect(h.session.pageCount == 50)
+        #expect(h.session.window.pageCount == 50)
         #expect(h.lastState.window == nil)
         // At the bottom of the content, a window of 40 keeps the last items.
         // Kept around the middle of the viewport (80% down the last geometry's content): 8 go above, 2 below.
         let bounded = h.send(.configReceived(["windowSize": 40]))
         #expect(bounded.itemsMessages.map(\.op) == [.trim, .trim])
-        #expect(h.session.trimmedAbove == 8 && h.session.trimmedBelow == 2)
-        #expect(h.session.pageCount == 40)
+        #expect(h.session.window.trimmed.top == 8 && h.session.window.trimmed.bottom == 2)
+        #expect(h.session.window.pageCount == 40)
     }
 
     /// A resume gets the window (a `replace` of what the page should hold), not every item of the session.
@@ -211,11 +211,11 @@ struct BoundedWindowTests {
         var h = Harness(["preset": "chat", "windowSize": 40, "newMessageEveryMs": 1000, "initialCount": 30])
         h.scroll(y: 0)
         h.advance(by: 600)
-        #expect(h.session.trimmedBelow == 10)
+        #expect(h.session.window.trimmed.bottom == 10)
         let arrived = h.advance(by: 400)
         #expect(arrived.itemsMessages.isEmpty)
         #expect(arrived.logs.last?.data["shown"] == false)
-        #expect(h.session.trimmedBelow == 11)
+        #expect(h.session.window.trimmed.bottom == 11)
     }
 
     static func at(_ y: Double, content: Double = 2000) -> ScrollGeometry {

@@ -44,7 +44,7 @@ struct ChatPresetTests {
         let unfollowed = h.advance(by: 5000)
         #expect(unfollowed.logs == [LogEntry(.messageArrived, ["id": "message-2", "follow": false, "total": 32])])
         #expect(!unfollowed.contains(.send(.command(name: "scrollToBottom"))))
-        #expect(h.session.items.suffix(2).map(\.id) == ["message-1", "message-2"])
+        #expect(h.session.window.items.suffix(2).map(\.id) == ["message-1", "message-2"])
     }
 
     @Test func scrollingUpLoadsOlderMessagesAboveWithTheAnchorKept() {
@@ -73,7 +73,7 @@ struct ChatPresetTests {
         let landed = h.advance(by: 100)
         #expect(landed.itemsMessages.first?.items.last?.id == "message-1")
         #expect(landed.itemsMessages.first?.hasMore == false)
-        #expect(h.session.heldArrivals.isEmpty)
+        #expect(h.session.window.heldArrivals.isEmpty)
     }
 
     @Test func switchingTheIntervalReschedulesArrivals() {

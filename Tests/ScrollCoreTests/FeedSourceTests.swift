@@ -103,7 +103,7 @@ struct FeedSourceTests {
         let entries = (1...7).map { #"{"id":"e\#($0)","title":"Entry \#($0)"}"# }.joined(separator: ",")
         let source = try parse("[\(entries)]").get()
         var h = Harness(["initialCount": 3, "pageSize": 3], source: source)
-        #expect(h.session.items.map(\.id) == ["e1", "e2", "e3"])
+        #expect(h.session.window.items.map(\.id) == ["e1", "e2", "e3"])
         h.send(.loadMoreRequested)
         h.advance(by: 600)
         h.send(.loadMoreRequested)
@@ -117,7 +117,7 @@ struct FeedSourceTests {
         #expect(h.loggedNames.last == .feedExhausted)
         // maxItems caps a list as well.
         let capped = Harness(["initialCount": 30, "maxItems": 5], source: source)
-        #expect(capped.session.items.count == 5)
+        #expect(capped.session.window.items.count == 5)
         #expect(capped.lastState.hasMore == false)
     }
 

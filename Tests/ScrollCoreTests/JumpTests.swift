@@ -64,10 +64,10 @@ struct JumpTests {
         #expect(h.scroll(y: 1200).names == [.reachedBottom, .loadMoreSuppressed])
         let landed = h.advance(by: 600)
         #expect(landed.names == [.jumpFinished])
-        #expect(h.session.items.first?.id == "item-1")
-        #expect(h.session.items.last?.id == "item-1550")
-        #expect(h.session.pageCount == 100)
-        #expect(h.session.pageItems.map(\.id) == syntheticItems(1449..<1549).map(\.id))
+        #expect(h.session.window.items.first?.id == "item-1")
+        #expect(h.session.window.items.last?.id == "item-1550")
+        #expect(h.session.window.pageCount == 100)
+        #expect(h.session.window.pageItems.map(\.id) == syntheticItems(1449..<1549).map(\.id))
         #expect(landed.itemsMessages.map(\.op) == [.replace])
         #expect(landed.itemsMessages[0].items.count == 100)
         #expect(h.lastState.window == WindowState(start: 1449, count: 100, limit: 100))
@@ -79,7 +79,7 @@ struct JumpTests {
         let above = h.advance(by: 600)
         #expect(above.itemsMessages.map(\.op) == [.trim, .prepend])
         #expect(above.itemsMessages.last?.items == syntheticItems(1429..<1449))
-        #expect(h.session.pageCount == 100)
+        #expect(h.session.window.pageCount == 100)
     }
 
     @Test func aJumpAboveTheFirstItemHeldFillsTheFeedBeforeIt() {
@@ -87,10 +87,10 @@ struct JumpTests {
         h.send(.jumpRequested(JumpRequest(id: "item-100", anchor: .center)))
         h.advance(by: 600)
         // Unbounded: the page holds every item the session holds, from item 80 (a page before the item).
-        #expect(h.session.firstLoaded == 79)
-        #expect(h.session.pageItems.first?.id == "item-80")
-        #expect(h.session.pageItems.last?.id == "item-530")
-        #expect(h.session.trimmedAbove == 0 && h.session.trimmedBelow == 0)
+        #expect(h.session.window.firstLoaded == 79)
+        #expect(h.session.window.pageItems.first?.id == "item-80")
+        #expect(h.session.window.pageItems.last?.id == "item-530")
+        #expect(h.session.window.trimmed.top == 0 && h.session.window.trimmed.bottom == 0)
     }
 
     /// "Unknown" in a generated feed: an id the feed does not make (not `item-N`, N from 1), past its end

@@ -19,9 +19,9 @@ struct LatencyAndFailureTests {
                             $0.loadFailure = LoadFailureState(page: 2, failures: 1, next: .manual)
                         })),
             ])
-        #expect(h.session.items == syntheticItems(0..<30))
+        #expect(h.session.window.items == syntheticItems(0..<30))
         #expect(h.session.rev == 1)
-        #expect(h.session.cursor == 30)
+        #expect(h.session.window.cursor == 30)
         // A later trigger retries the same page (and fails again at rate 1).
         #expect(
             h.send(.loadMoreRequested).logs == [
@@ -52,7 +52,7 @@ struct LatencyAndFailureTests {
                             $0.indicator = pullIndicator(progress: 0)
                         })),
             ])
-        #expect(h.session.items == syntheticItems(0..<30))
+        #expect(h.session.window.items == syntheticItems(0..<30))
         #expect(h.session.refresh.operation == nil)
     }
 
@@ -63,7 +63,7 @@ struct LatencyAndFailureTests {
             h.advance(by: 600)
         }
         #expect(!h.loggedNames.contains(.loadMoreFailed))
-        #expect(h.session.items.count == 230)
+        #expect(h.session.window.items.count == 230)
     }
 
     @Test func failureRateIsAProbability() {
@@ -74,7 +74,7 @@ struct LatencyAndFailureTests {
         }
         let failures = h.loggedNames.filter { $0 == .loadMoreFailed }.count
         #expect((60...140).contains(failures), "\(failures) of 400 failed at rate 0.25")
-        #expect(h.session.items.count == 30 + 400 - failures)
+        #expect(h.session.window.items.count == 30 + 400 - failures)
     }
 
     /// Each latency is `base ± jitterMs`, and the load completes exactly then.
@@ -119,7 +119,7 @@ struct LatencyAndFailureTests {
         ])
         var effects = h.opening
         for round in 0..<12 {
-            let content = 2000 + Double(h.session.items.count - 30) * 80
+            let content = 2000 + Double(h.session.window.items.count - 30) * 80
             effects += h.scroll(y: content - 800 - Double(round % 3) * 20, content: content)
             effects += h.advance(by: 250)
             effects += h.scroll(y: -90, content: content, phase: .interacting)

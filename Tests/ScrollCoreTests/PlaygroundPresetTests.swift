@@ -82,7 +82,7 @@ struct PlaygroundPresetTests {
                         })),
             ])
         #expect(h.scroll(y: 0, content: 1000).names == [])
-        #expect(h.session.items.count == 20)
+        #expect(h.session.window.items.count == 20)
         #expect(h.timers.isEmpty)
     }
 

@@ -182,12 +182,12 @@ struct PullToRefreshTests {
             ])
         // The cancelled load's timer, should it still fire, is discarded.
         let refreshing = h.lastState
-        let items = h.session.items
+        let items = h.session.window.items
         #expect(h.send(.timerFired(.pageLoad(1))) == [])
-        #expect(h.session.items == items)
+        #expect(h.session.window.items == items)
         #expect(h.lastState == refreshing)
         #expect(h.advance(by: 1200).itemsMessages.map(\.op) == [.prepend])
-        #expect(h.session.items.count == 35)
+        #expect(h.session.window.items.count == 35)
         #expect(!h.loggedNames.contains(.loadMoreFinished))
     }
 }

@@ -80,7 +80,7 @@ struct RefreshablePresetTests {
                 .log(LogEntry(.loadMoreIgnored, ["trigger": "manual", "reason": "feedExhausted", "total": 30]))
             ])
         #expect(h.timers.isEmpty)
-        #expect(h.session.items.count == 30)
+        #expect(h.session.window.items.count == 30)
     }
 
     /// `pull = -contentOffset.y - contentInsets.top`: with a 20 px inset, y = -100 is a pull of 80.

@@ -90,7 +90,7 @@ struct RetryPolicyTests {
         #expect(
             landed.names == [.loadMoreRetryStarted, .loadMoreStarted, .loadMoreFinished])
         #expect(landed.itemsMessages.map(\.items) == [syntheticItems(30..<50)])
-        #expect(h.session.pageLoad == .idle)
+        #expect(h.session.edges.bottom.load == .idle)
         #expect(h.lastState.loadFailure == nil)
     }
 
@@ -134,7 +134,7 @@ struct RetryPolicyTests {
                 LogEntry(.sessionReset, ["replaced": 30]),
                 LogEntry(.loadMoreRetryCancelled, ["page": 2, "retry": 1, "reason": "reset"]),
             ])
-        #expect(h.session.pageLoad == .idle)
+        #expect(h.session.edges.bottom.load == .idle)
         #expect(h.timers.isEmpty)
     }
 
@@ -181,7 +181,7 @@ struct RetryPolicyTests {
                 LogEntry(.loadMoreRetryCancelled, ["page": 2, "retry": 1, "reason": "feedExhausted"]),
                 LogEntry(.configChanged, ["changed": ["maxItems": 30]]),
             ])
-        #expect(h.session.pageLoad == .idle)
+        #expect(h.session.edges.bottom.load == .idle)
         #expect(h.timers.isEmpty)
     }
 
@@ -256,7 +256,7 @@ struct RetryPolicyTests {
         var h = Harness(settings)
         var inFlight = 0
         var most = 0
-        var shown = h.session.items.count
+        var shown = h.session.window.items.count
         func count(_ effects: [SessionEffect]) {
             for name in effects.names {
                 if name == .loadMoreStarted { inFlight += 1 }
@@ -268,15 +268,15 @@ struct RetryPolicyTests {
         for _ in 0..<2000 {
             count(h.advance(by: 10))
             // The page reports its new content size, nothing else: the user does not move.
-            if h.session.items.count != shown {
-                shown = h.session.items.count
+            if h.session.window.items.count != shown {
+                shown = h.session.window.items.count
                 count(h.scroll(y: 0, content: Double(shown) * 80, container: 2000))
             }
         }
-        #expect(h.session.items.count == 21)
-        #expect(!h.session.hasMore)
+        #expect(h.session.window.items.count == 21)
+        #expect(!h.session.sourceHasMore)
         #expect(most == 1)
-        #expect(h.session.pageLoad == .exhausted)
+        #expect(h.session.edges.bottom.load == .exhausted)
         let names = h.loggedNames
         #expect(names.count { $0 == .loadMoreFailed } >= 3)
         #expect(names.count { $0 == .loadMoreRetryStarted } == names.count { $0 == .loadMoreFailed })
@@ -285,16 +285,16 @@ struct RetryPolicyTests {
 
         // The same session under `manual` stalls at the first failure.
         var stalled = Harness(settings.merging(["retryPolicy": "manual"]) { $1 })
-        shown = stalled.session.items.count
+        shown = stalled.session.window.items.count
         stalled.scroll(y: 0, content: 3 * 80, container: 2000)
         for _ in 0..<2000 {
             stalled.advance(by: 10)
-            if stalled.session.items.count != shown {
-                shown = stalled.session.items.count
+            if stalled.session.window.items.count != shown {
+                shown = stalled.session.window.items.count
                 stalled.scroll(y: 0, content: Double(shown) * 80, container: 2000)
             }
         }
-        #expect(stalled.session.items.count < 21)
+        #expect(stalled.session.window.items.count < 21)
         #expect(stalled.session.loadFailure?.next == .manual)
         #expect(stalled.timers.isEmpty)
     }

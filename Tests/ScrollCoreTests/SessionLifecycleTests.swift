@@ -40,9 +40,9 @@ struct SessionLifecycleTests {
                     .items(ItemsMessage(op: .replace, rev: 1, items: syntheticItems(0..<30), total: 30, hasMore: true))),
                 .send(.state(Self.openingState())),
             ])
-        #expect(h.session.isOpen)
-        #expect(h.session.cursor == 30)
-        #expect(h.session.page == 1)
+        #expect(h.session.lifecycle == .open)
+        #expect(h.session.window.cursor == 30)
+        #expect(h.session.edges.bottom.page == 1)
     }
 
     @Test func helloConfigIsAppliedBeforeTheFirstPage() {
@@ -74,8 +74,8 @@ struct SessionLifecycleTests {
         var session = SessionState(id: "s1", resumeToken: "t", config: ScrollConfig(), source: .synthetic)
         let effects = session.reduce(.helloReceived(Hello(config: ["pageSize": 0])), now: 0)
         #expect(effects == Self.refused("pageSize must be in 1…500", field: "pageSize"))
-        #expect(!session.isOpen)
-        #expect(session.items.isEmpty)
+        #expect(session.lifecycle == .awaitingHello)
+        #expect(session.window.items.isEmpty)
     }
 
     @Test func secondHelloIsRefused() {
@@ -172,8 +172,8 @@ struct SessionLifecycleTests {
         h.send(.loadMoreRequested)
         #expect(h.loggedNames.last == .feedExhausted)
         h.send(.configReceived(["maxItems": 0]))
-        #expect(h.session.hasMore)
-        #expect(h.session.pageLoad != .exhausted)
+        #expect(h.session.sourceHasMore)
+        #expect(h.session.edges.bottom.load != .exhausted)
     }
 
     @Test func aNegativePullThresholdIsRefusedNamingTheField() {
@@ -241,7 +241,7 @@ struct SessionLifecycleTests {
                 .log(LogEntry(.loadMoreFinished, ["page": 2, "added": 20, "total": 50, "hasMore": true])),
                 .send(.state(Self.openingState(itemCount: 50))),
             ])
-        #expect(h.session.items == syntheticItems(0..<50))
+        #expect(h.session.window.items == syntheticItems(0..<50))
     }
 
     @Test func lastPageIsCutAtMaxItems() {
@@ -283,7 +283,7 @@ struct SessionLifecycleTests {
                 .log(LogEntry(.refreshFinished, ["added": 2, "total": 32])),
                 .send(.state(Self.openingState(itemCount: 32))),
             ])
-        #expect(h.session.items == fresh + syntheticItems(0..<30))
+        #expect(h.session.window.items == fresh + syntheticItems(0..<30))
         // The next refresh brings new ids, never repeated ones.
         h.send(.refreshRequested)
         #expect(h.advance(by: 1200).itemsMessages.first?.items.map(\.id) == ["new-3", "new-4"])

@@ -10,7 +10,7 @@ struct SessionResetTests {
         h.advance(by: 600)
         h.send(.refreshRequested)
         h.advance(by: 1200)
-        #expect(h.session.items.count == 55)
+        #expect(h.session.window.items.count == 55)
         let before = h.lastState
         // Logged as a reset; the new list, then the page is sent to the top (a page puts a replaced list
         // at the top as it lands, so no geometry of the old position meets the 30 new items).
@@ -28,8 +28,8 @@ struct SessionResetTests {
                             $0.reachedBottom = false
                         })),
             ])
-        #expect(h.session.cursor == 30)
-        #expect(h.session.page == 1)
+        #expect(h.session.window.cursor == 30)
+        #expect(h.session.edges.bottom.page == 1)
         // The bottom rule starts afresh: the same position at the bottom loads page 2 again.
         #expect(
             h.scroll(y: 1150).logs.last
@@ -69,7 +69,7 @@ struct SessionResetTests {
         // Their timers, should they fire anyway, do nothing.
         #expect(h.send(.timerFired(.pageLoad(1))) == [])
         #expect(h.send(.timerFired(.refresh(2))) == [])
-        #expect(h.session.items == syntheticItems(0..<30))
+        #expect(h.session.window.items == syntheticItems(0..<30))
         // Not even to a new load in flight: it completes on its own timer only.
         h.send(.loadMoreRequested)
         #expect(h.timers.map(\.id) == [.pageLoad(3)])

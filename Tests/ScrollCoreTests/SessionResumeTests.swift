@@ -45,7 +45,7 @@ struct SessionResumeTests {
     @Test(arguments: [nil, 99] as [Int?])
     func unknownOrImpossibleLastRevGetsOneReplace(lastRev: Int?) {
         var h = Self.sessionAtRev3()
-        let items = h.session.items
+        let items = h.session.window.items
         let state = h.lastState
         // `rev` is the session's revision after the replace it sends.
         var data: [String: JSONValue] = ["rev": 4, "delivered": "replace"]
@@ -77,7 +77,7 @@ struct SessionResumeTests {
         effects = h.send(.resumed(lastRev: 6))
         #expect(
             effects.itemsMessages == [
-                ItemsMessage(op: .replace, rev: 72, items: h.session.items, total: 100, hasMore: true)
+                ItemsMessage(op: .replace, rev: 72, items: h.session.window.items, total: 100, hasMore: true)
             ])
         // The replace starts a new history.
         #expect(h.session.itemsHistory.map(\.rev) == [72])
@@ -91,7 +91,7 @@ struct SessionResumeTests {
         #expect(landed.count == 1)
         let effects = h.send(.resumed(lastRev: 1))
         #expect(effects.itemsMessages == landed)
-        #expect(h.session.items.count == 50)
+        #expect(h.session.window.items.count == 50)
     }
 
     @Test func resumeAfterAResetDeliversTheReplace() {

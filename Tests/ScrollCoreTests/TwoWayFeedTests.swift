@@ -14,7 +14,7 @@ struct TwoWayFeedTests {
             h.opening.itemsMessages == [
                 ItemsMessage(op: .replace, rev: 1, items: syntheticItems(100..<130), total: 30, hasMore: true)
             ])
-        #expect(h.session.firstLoaded == 100)
+        #expect(h.session.window.firstLoaded == 100)
         #expect(h.lastState.topEdge == TopEdgeState(reachedTop: false, hasPrevious: true, loadingPreviousPage: false))
         // A feed that opens at its first item has no top edge in `state`.
         #expect(Harness().lastState.topEdge == nil)
@@ -47,7 +47,7 @@ struct TwoWayFeedTests {
             landed.logs == [
                 LogEntry(.loadPreviousFinished, ["page": 1, "added": 20, "total": 50, "hasPrevious": true])
             ])
-        #expect(h.session.items.map(\.id) == syntheticItems(80..<130).map(\.id))
+        #expect(h.session.window.items.map(\.id) == syntheticItems(80..<130).map(\.id))
         // Still within the threshold once the older items show (the page kept its anchor 10 px in): the
         // rule re-arms and loads the page before.
         #expect(h.scroll(y: 10, content: 3400).names == [.loadPreviousStarted])
@@ -85,7 +85,7 @@ struct TwoWayFeedTests {
         var h = Harness(["startAt": 21])
         h.scroll(y: Self.top)
         h.advance(by: 600)
-        #expect(h.session.firstLoaded == 0)
+        #expect(h.session.window.firstLoaded == 0)
         #expect(h.lastState.topEdge?.hasPrevious == false)
         #expect(h.scroll(y: 5, content: 3000).logs == [LogEntry(.feedStartReached, geometrySeq: 2, ["total": 50])])
         h.scroll(y: 300, content: 3000)

@@ -60,31 +60,31 @@ struct Differential {
         switch input {
         case .input(.message(.success(let message))):
             switch message {
-            case .hello where !before.isOpen && after.isOpen:
+            case .hello where before.lifecycle == .awaitingHello && after.lifecycle == .open:
                 label = "hello"
                 let queue = jitter
                 controller = FeedController(
-                    settings: after.config.feedSettings, hasMore: after.hasMoreBelow, hasPrevious: after.hasPrevious,
+                    settings: after.config.feedSettings, hasMore: after.hasMore, hasPrevious: after.hasPrevious,
                     jitter: { queue.draw($0) })
-            case .geometry(let report) where before.isOpen:
+            case .geometry(let report) where before.lifecycle == .open:
                 label = "geometry \(report.seq)"
                 seq = report.seq
                 actions = controller?.geometryChanged(report.geometry, phase: report.phase, now: now) ?? []
-            case .config where before.isOpen:
+            case .config where before.lifecycle == .open:
                 label = "config"
                 actions = controller?.update(after.config.feedSettings, now: now) ?? []
-            case .refresh where before.isOpen:
+            case .refresh where before.lifecycle == .open:
                 label = "refresh"
                 actions = controller?.refreshRequested(now: now) ?? []
-            case .loadMore where before.isOpen:
+            case .loadMore where before.lifecycle == .open:
                 label = "loadMore"
                 actions = controller?.loadRequested(.bottom, now: now) ?? []
-            case .loadPrevious where before.isOpen:
+            case .loadPrevious where before.lifecycle == .open:
                 label = "loadPrevious"
                 actions = controller?.loadRequested(.top, now: now) ?? []
-            case .reset where before.isOpen:
+            case .reset where before.lifecycle == .open:
                 label = "reset"
-                controller?.reset(hasMore: after.hasMoreBelow, hasPrevious: after.hasPrevious)
+                controller?.reset(hasMore: after.hasMore, hasPrevious: after.hasPrevious)
             default:
                 label = "other message"
             }
@@ -95,7 +95,7 @@ struct Differential {
             label = "connection"
         }
         // What the app knows of its feed's ends after the step (a bounded window's trims, a setting).
-        controller?.feedChanged(hasMore: after.hasMoreBelow, hasPrevious: after.hasPrevious)
+        controller?.feedChanged(hasMore: after.hasMore, hasPrevious: after.hasPrevious)
         let got = actions.compactMap { Self.decision($0, seq: seq) }
         steps += 1
         if got == expected {
@@ -114,12 +114,12 @@ struct Differential {
         switch timer {
         case .pageLoad(let token), .previousLoad(let token):
             let edge: FeedEdge = timer == .pageLoad(token) ? .bottom : .top
-            guard before.inFlight(edge)?.token == token else { return [] }
-            if logged(edge == .bottom ? .loadMoreFailed : .loadPreviousFailed) != nil {
+            guard before.edges[edge].inFlight?.token == token else { return [] }
+            if logged(edge.events.failed) != nil {
                 return controller!.loadFailed(edge, now: now)
             }
             return controller!.loadFinished(
-                edge, hasMore: edge == .bottom ? after.hasMoreBelow : after.hasPrevious, now: now)
+                edge, hasMore: after.hasItems(beyond: edge), now: now)
         case .refresh(let token):
             guard before.refresh.operation?.token == token else { return [] }
             guard let finished = logged(.refreshFinished) else { return controller!.refreshFailed(now: now) }

@@ -1,0 +1,84 @@
+extension SessionState {
+    // MARK: What the page is sent
+
+    /// Sends an items message (the next `rev`), kept for a resuming page.
+    mutating func sendItems(
+        _ op: ItemsMessage.Operation, _ changed: [FeedItem], older: Bool = false, into effects: inout [SessionEffect]
+    ) {
+        rev += 1
+        let message = ItemsMessage(
+            op: op, rev: rev, items: changed, total: window.items.count, hasMore: hasMore, older: older)
+        if op == .replace { itemsHistory.removeAll() }
+        remember(message, into: &effects)
+    }
+
+    /// Keeps an items message for a resuming page and sends it.
+    mutating func remember(_ message: ItemsMessage, into effects: inout [SessionEffect]) {
+        itemsHistory.append(message)
+        if itemsHistory.count > Self.itemsHistoryLimit { itemsHistory.removeFirst() }
+        effects.append(.send(.items(message)))
+    }
+
+    /// Sends `state` when anything the page shows changed since the last one.
+    mutating func sendStateIfChanged(into effects: inout [SessionEffect]) {
+        let state = currentState
+        guard state != lastSentState else { return }
+        lastSentState = state
+        effects.append(.send(.state(state)))
+    }
+
+    /// The `state` message for the current state.
+    public var currentState: StateMessage {
+        let pull = config.preset.detectsPull ? memory.pull : PullState()
+        let trimmed = window.trimmed
+        return StateMessage(
+            ack: lastGeometry?.seq, preset: config.preset, reachedBottom: edges.bottom.reached, pull: pull,
+            refreshing: refreshing, loadingNextPage: loadingNextPage, hasMore: hasMore,
+            itemCount: window.items.count, indicator: indicator(pull: pull),
+            origin: config.preset.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil,
+            loadFailure: loadFailure.map(loadFailureState),
+            topEdge: hasTopEdge
+                ? TopEdgeState(
+                    reachedTop: edges.top.reached, hasPrevious: hasPrevious,
+                    loadingPreviousPage: edges.top.inFlight != nil,
+                    loadFailure: edges.top.failure.map(loadFailureState)) : nil,
+            window: config.windowSize > 0 || trimmed.top + trimmed.bottom > 0
+                ? WindowState(start: trimmed.top, count: window.pageCount, limit: config.windowSize) : nil)
+    }
+
+    private func indicator(pull: PullState) -> IndicatorState {
+        config.preset.indicator(
+            pull: pull, refreshing: refreshing, loadingNextPage: loadingNextPage,
+            offset: lastGeometry?.geometry.along(config.axis).offset ?? 0, pullThreshold: config.pullThreshold)
+    }
+
+    // MARK: The feed's reach, tokens, draws
+
+    /// How many feed items the session may hand out in all, beside `refreshed` refreshed items, with the feed
+    /// run starting at `first` (the window's `firstLoaded` unless given): where the feed (or `maxItems`) ends
+    /// and what the item cap leaves; nil when neither ends.
+    func pageableItems(besideRefreshed refreshed: Int, from first: Int? = nil) -> Int? {
+        let feed = source.available(maxItems: config.maxItems)
+        guard let itemCap else { return feed }
+        return min(feed ?? .max, max(0, (first ?? window.firstLoaded) + itemCap - refreshed))
+    }
+
+    mutating func takeToken() -> Int {
+        defer { nextToken += 1 }
+        return nextToken
+    }
+
+    /// The latency with jitter drawn uniformly from `-jitterMs…jitterMs`, never below zero.
+    mutating func drawLatency(_ base: Int) -> Int {
+        let jitter = config.jitterMs
+        let span = UInt64(2 * jitter + 1)
+        let offset = Int(generator.next() % span) - jitter
+        return max(0, base + offset)
+    }
+
+    /// Whether the operation will fail, with probability `failureRate`.
+    mutating func drawFailure() -> Bool {
+        let unit = Double(generator.next() >> 11) / Double(1 << 53)
+        return unit < config.failureRate
+    }
+}
