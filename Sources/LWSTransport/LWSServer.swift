@@ -369,7 +369,7 @@ final class LWSServer: LWSCallbackHandler {
     private func adoptHandoffs() {
         for handoff in door.takeHandoffs() {
             guard phase == .running, let vhost else {
-                Glibc.close(handoff.fd)
+                Syscall.close(handoff.fd)
                 door.released()
                 continue
             }
@@ -816,8 +816,15 @@ final class LWSServer: LWSCallbackHandler {
             return
         }
         var byte: UInt8 = 0
-        let peeked = recv(lws_get_socket_fd(wsi), &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
-        guard peeked > 0 || (peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) else { return }
+        let fd = lws_get_socket_fd(wsi)
+        let peeked = withUnsafeMutableBytes(of: &byte) {
+            Syscall.recv(fd, into: $0, flags: Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        }
+        switch peeked {
+        case .success(let peeked) where peeked > 0: break
+        case .failure(let error) where error.wouldBlock: break
+        default: return  // end-of-file or a failed socket: the peer's TCP close
+        }
         connection.inbound = []
         connection.discardingInbound = true
         connection.sentCloseCode = 1002
