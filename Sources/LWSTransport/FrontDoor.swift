@@ -9,8 +9,8 @@
 /// its fragment table, a `%00` in the query), drops the connection without a word and without a callback;
 /// it answers an absolute-form target with an HTTP/1.0 403 of its own. Reading the head here first lets the
 /// server answer each of those (``RequestHead``) and hand only heads libwebsockets can parse on to it, with
-/// the bytes already read (``LWSServer`` adopts them). Only POSIX calls here: every `lws_*` call stays in
-/// the `LWS*` files.
+/// the bytes already read (``LWSServer`` adopts them). Only POSIX calls here, through ``Syscall``: every
+/// `lws_*` call stays in the `LWS*` files.
 ///
 /// The door holds few connections and only briefly: a connection whose head has not ended after the head
 /// timeout is closed (with 408 if it sent part of one), and when ``Limits/maxWaiting`` heads are being
@@ -75,16 +75,19 @@ final class FrontDoor: @unchecked Sendable {
     /// - Throws: ``WebServerError/cannotListen(host:port:)``, after reporting the system's reason through ``LWSLog``.
     init(host: String, port: Int, limits: Limits, subprotocol: String, hostPolicy: HostPolicy) throws {
         let (fd, bound) = try Self.listen(host: host, port: port)
-        var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else {
-            close(fd)
-            LWSLog.report("cannot create the front door's wake-up pipe: \(Self.errorText(errno))")
+        let wake: (read: Int32, write: Int32)
+        switch Syscall.pipe() {
+        case .success(let ends): wake = ends
+        case .failure(let error):
+            Syscall.close(fd)
+            LWSLog.report("cannot create the front door's wake-up pipe: \(error)")
             throw WebServerError.cannotListen(host: host, port: port)
         }
-        for end in pipeEnds { Self.makeNonBlocking(end) }
+        Syscall.makeNonBlocking(wake.read)
+        Syscall.makeNonBlocking(wake.write)
         listenFD = fd
-        wakeFD = pipeEnds[0]
-        wakeWriteFD = pipeEnds[1]
+        wakeFD = wake.read
+        wakeWriteFD = wake.write
         self.port = bound
         self.limits = limits
         self.subprotocol = subprotocol
@@ -116,17 +119,16 @@ final class FrontDoor: @unchecked Sendable {
         guard !closed else { return }
         closed = true
         shared.withLock { $0.stopping = true }
-        var one: UInt8 = 1
-        _ = write(wakeWriteFD, &one, 1)
+        _ = withUnsafeBytes(of: UInt8(1)) { Syscall.write(wakeWriteFD, $0) }
         thread?.join()
-        close(listenFD)
-        close(wakeFD)
-        close(wakeWriteFD)
+        Syscall.close(listenFD)
+        Syscall.close(wakeFD)
+        Syscall.close(wakeWriteFD)
         let left = shared.withLock { shared in
             defer { shared.handoffs.removeAll() }
             return shared.handoffs
         }
-        for handoff in left { close(handoff.fd) }
+        for handoff in left { Syscall.close(handoff.fd) }
         released(left.count)
     }
 
@@ -171,8 +173,8 @@ final class FrontDoor: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var total = 0
         while total < 1 << 20 {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            guard count > 0 else { return }
+            let read = buffer.withUnsafeMutableBytes { Syscall.recv(fd, into: $0, flags: Int32(MSG_DONTWAIT)) }
+            guard case .success(let count) = read, count > 0 else { return }
             total += count
         }
     }
@@ -214,59 +216,44 @@ final class FrontDoor: @unchecked Sendable {
             LWSLog.report("cannot listen on \(host):\(port): not a numeric address")
             throw WebServerError.cannotListen(host: host, port: port)
         }
-        var family = Int32(storage.ss_family)
-        var fd = socket(
-            family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        if fd < 0, dualStack {
+        let socketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        var opened = Syscall.socket(family: Int32(storage.ss_family), type: socketType)
+        if case .failure = opened, dualStack {
             // No IPv6 on this machine: every IPv4 address.
             var any = sockaddr_in()
             any.sin_family = sa_family_t(AF_INET)
             any.sin_port = in_port_t(UInt16(port).bigEndian)
             withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: any, as: sockaddr_in.self) }
             length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            family = AF_INET
             dualStack = false
-            fd = socket(
-                family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            opened = Syscall.socket(family: AF_INET, type: socketType)
         }
-        guard fd >= 0 else {
-            LWSLog.report("cannot listen on \(host):\(port): socket: \(errorText(errno))")
+        let fd: Int32
+        switch opened {
+        case .success(let descriptor): fd = descriptor
+        case .failure(let error):
+            LWSLog.report("cannot listen on \(host):\(port): socket: \(error)")
             throw WebServerError.cannotListen(host: host, port: port)
         }
-        var on: Int32 = 1
-        var off: Int32 = 0
         // A restarted server may bind while the previous run's connections are in TIME_WAIT.
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        if dualStack { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size)) }
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0, Glibc.listen(fd, SOMAXCONN) == 0 else {
-            let error = errno
-            close(fd)
-            LWSLog.report("cannot listen on \(host):\(port): \(errorText(error))")
+        Syscall.setOption(fd, level: SOL_SOCKET, SO_REUSEADDR, to: 1)
+        if dualStack { Syscall.setOption(fd, level: Int32(IPPROTO_IPV6), IPV6_V6ONLY, to: 0) }
+        let listening = Syscall.bind(fd, to: storage, length: length).flatMap {
+            Syscall.listen(fd, backlog: SOMAXCONN)
+        }.flatMap { Syscall.localAddress(fd) }
+        let local: sockaddr_storage
+        switch listening {
+        case .success(let address): local = address
+        case .failure(let error):
+            Syscall.close(fd)
+            LWSLog.report("cannot listen on \(host):\(port): \(error)")
             throw WebServerError.cannotListen(host: host, port: port)
         }
-        var local = sockaddr_storage()
-        var localLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &localLength) }
-        }
-        let boundPort = withUnsafeBytes(of: &local) { raw in
+        let boundPort = withUnsafeBytes(of: local) { raw in
             // sin_port and sin6_port sit at the same offset, in network byte order.
             UInt16(bigEndian: raw.load(fromByteOffset: 2, as: UInt16.self))
         }
         return (fd, Int(boundPort))
-    }
-
-    // accept4, pipe2 and eventfd are GNU extensions Glibc's Swift module does not export.
-    fileprivate static func makeNonBlocking(_ fd: Int32) {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
-    }
-
-    fileprivate static func errorText(_ code: Int32) -> String {
-        String(cString: strerror(code)) + " (errno \(code))"
     }
 }
 
@@ -325,14 +312,14 @@ private final class Doorkeeper: @unchecked Sendable {
                 wake = min(wake, visitor.deadline)
             }
             let timeout = Int32(max(0, min(1_000, ((wake - now) / .milliseconds(1)).rounded(.up))))
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-            guard ready > 0 else { continue }  // timeout, or EINTR
+            guard case .success(let ready) = Syscall.poll(&descriptors, timeoutMilliseconds: timeout), ready > 0
+            else { continue }  // timeout
 
             handedOnThisPass = false
             for descriptor in descriptors where descriptor.revents != 0 {
                 if descriptor.fd == door.wakeDescriptor {
                     var bytes: (UInt64, UInt64) = (0, 0)
-                    _ = read(door.wakeDescriptor, &bytes, 16)
+                    _ = withUnsafeMutableBytes(of: &bytes) { Syscall.read(door.wakeDescriptor, into: $0) }
                 } else if descriptor.fd == door.listenDescriptor {
                     acceptWaiting()
                 } else if let visitor = visitors[descriptor.fd] {
@@ -341,7 +328,7 @@ private final class Doorkeeper: @unchecked Sendable {
             }
             if handedOnThisPass { onHandoff() }
         }
-        for visitor in visitors.values { close(visitor.fd) }
+        for visitor in visitors.values { Syscall.close(visitor.fd) }
         visitors.removeAll()
     }
 
@@ -350,25 +337,22 @@ private final class Doorkeeper: @unchecked Sendable {
     private func acceptWaiting() {
         // A bounded batch per pass, so the connections already held are served in between.
         for _ in 0..<64 {
-            let fd = accept(door.listenDescriptor, nil, nil)
-            guard fd >= 0 else {
-                let error = errno
-                switch error {
-                case EAGAIN, EWOULDBLOCK: return
-                case EINTR, ECONNABORTED, EPROTO: continue
-                default:
-                    // EMFILE, ENFILE, ENOBUFS, ENOMEM: the listen socket stays readable, so trying again at
-                    // once would spin (libwebsockets did, logging "accept: errno 24" in a loop).
-                    pauseAccepting(error)
-                    return
-                }
+            let fd: Int32
+            switch Syscall.accept(door.listenDescriptor) {
+            case .success(let accepted): fd = accepted
+            case .failure(let error) where error.wouldBlock: return
+            case .failure(let error) where error.code == ECONNABORTED || error.code == EPROTO: continue
+            case .failure(let error):
+                // EMFILE, ENFILE, ENOBUFS, ENOMEM: the listen socket stays readable, so trying again at
+                // once would spin (libwebsockets did, logging "accept: errno 24" in a loop).
+                pauseAccepting(error)
+                return
             }
-            FrontDoor.makeNonBlocking(fd)
+            Syscall.makeNonBlocking(fd)
             // lws sets TCP_NODELAY on the sockets its own listener accepts (lws_plat_set_socket_options), not
             // on adopted ones: without it a WebSocket's second small message waits for the peer's delayed
             // ACK (40 ms on Linux; a hello's welcome + state took 44 ms instead of 1).
-            var on: Int32 = 1
-            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            Syscall.setOption(fd, level: Int32(IPPROTO_TCP), TCP_NODELAY, to: 1)
             pause = .milliseconds(50)
             let now = ContinuousClock.now
             if visitors.count + door.handedOnCount >= door.limits.maxConnections {
@@ -396,13 +380,13 @@ private final class Doorkeeper: @unchecked Sendable {
         visitors.values.filter(\.isReadingHead).min { $0.accepted < $1.accepted }
     }
 
-    private func pauseAccepting(_ error: Int32) {
+    private func pauseAccepting(_ error: Errno) {
         let now = ContinuousClock.now
         pausedUntil = now + pause
         if lastPauseReport.map({ now - $0 >= .seconds(10) }) ?? true {
             lastPauseReport = now
             LWSLog.report(
-                "accept: \(FrontDoor.errorText(error)); not accepting connections for \(pause) (said at most every 10 s)"
+                "accept: \(error); not accepting connections for \(pause) (said at most every 10 s)"
             )
         }
         pause = min(pause * 2, .seconds(1))
@@ -411,10 +395,9 @@ private final class Doorkeeper: @unchecked Sendable {
     /// 503 at the connection cap: read what already arrived (so the close is not a reset), answer, close.
     private func refuseAtOnce(_ fd: Int32, _ refusal: HTTPRefusal) {
         FrontDoor.discardUnreadInput(fd)
-        let bytes = refusal.bytes
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-        shutdown(fd, Int32(SHUT_WR))
-        close(fd)
+        _ = refusal.bytes.withUnsafeBytes { Syscall.send(fd, $0, flags: Int32(MSG_DONTWAIT)) }
+        Syscall.shutdownWrites(fd)
+        Syscall.close(fd)
     }
 
     // MARK: Reading heads
@@ -425,9 +408,9 @@ private final class Doorkeeper: @unchecked Sendable {
             if visitor.lingering { linger(&visitor) } else { writeAnswer(&visitor) }
             return
         }
-        let count = chunk.withUnsafeMutableBytes { recv(visitor.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
-        guard count > 0 else {
+        let read = chunk.withUnsafeMutableBytes { Syscall.recv(visitor.fd, into: $0, flags: Int32(MSG_DONTWAIT)) }
+        if case .failure(let error) = read, error.wouldBlock { return }
+        guard case .success(let count) = read, count > 0 else {
             drop(visitor.fd)  // closed before its head ended: nothing to answer
             return
         }
@@ -451,8 +434,7 @@ private final class Doorkeeper: @unchecked Sendable {
     // poll() reports the socket readable again only when the peer closes it (or fills the receive buffer of
     // several MB), and libwebsockets reads nothing more.
     private func holdBackPipelinedRequests(_ fd: Int32) {
-        var mark = Int32(1 << 30)
-        setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &mark, socklen_t(MemoryLayout<Int32>.size))
+        Syscall.setOption(fd, level: SOL_SOCKET, SO_RCVLOWAT, to: 1 << 30)
     }
 
     private func expire(_ visitor: Visitor) {
@@ -475,29 +457,28 @@ private final class Doorkeeper: @unchecked Sendable {
 
     private func writeAnswer(_ visitor: inout Visitor) {
         guard let answer = visitor.answer else { return }
-        let count = answer[visitor.sent...].withUnsafeBytes {
-            send(visitor.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-        }
-        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+        let sent = answer[visitor.sent...].withUnsafeBytes { Syscall.send(visitor.fd, $0, flags: Int32(MSG_DONTWAIT)) }
+        if case .failure(let error) = sent, error.wouldBlock {
             visitors[visitor.fd] = visitor
             return
         }
-        guard count > 0 else {
+        guard case .success(let count) = sent, count > 0 else {
             drop(visitor.fd)
             return
         }
         visitor.sent += count
         if visitor.sent == answer.count {
-            shutdown(visitor.fd, Int32(SHUT_WR))
+            Syscall.shutdownWrites(visitor.fd)
             visitor.lingering = true
         }
         visitors[visitor.fd] = visitor
     }
 
     private func linger(_ visitor: inout Visitor) {
-        let count = chunk.withUnsafeMutableBytes { recv(visitor.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
-        visitor.discarded += max(0, count)
+        let read = chunk.withUnsafeMutableBytes { Syscall.recv(visitor.fd, into: $0, flags: Int32(MSG_DONTWAIT)) }
+        if case .failure(let error) = read, error.wouldBlock { return }
+        let count = (try? read.get()) ?? 0
+        visitor.discarded += count
         guard count > 0, visitor.discarded < 1 << 20 else {
             drop(visitor.fd)
             return
@@ -507,6 +488,6 @@ private final class Doorkeeper: @unchecked Sendable {
 
     private func drop(_ fd: Int32) {
         visitors[fd] = nil
-        close(fd)
+        Syscall.close(fd)
     }
 }

@@ -51,19 +51,17 @@ public final class HTTPFileBody: Sendable, Equatable {
 
     /// Opens `path` for reading; nil when it cannot be opened (no such file).
     public init?(path: String) {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            Glibc.close(descriptor)
+        guard case .success(let descriptor) = Syscall.openForReading(path) else { return nil }
+        guard case .success(let size) = Syscall.fileSize(descriptor) else {
+            Syscall.close(descriptor)
             return nil
         }
         self.descriptor = descriptor
-        length = Int(status.st_size)
+        length = size
     }
 
     deinit {
-        Glibc.close(descriptor)
+        Syscall.close(descriptor)
     }
 
     /// `count` bytes from `offset`; fewer when the file shrank since it was opened.
@@ -71,11 +69,11 @@ public final class HTTPFileBody: Sendable, Equatable {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Syscall.pread(
+                    descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), at: offset + filled)
             }
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { break }
+            guard case .success(let got) = read, got > 0 else { break }
             filled += got
         }
         return Array(bytes.prefix(filled))

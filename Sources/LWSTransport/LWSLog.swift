@@ -17,7 +17,7 @@ public enum LWSLog {
     /// The default handler: writes `libwebsockets: <line>` to standard error.
     public static let standardError: @Sendable (String) -> Void = { line in
         let text = Array("libwebsockets: \(line)\n".utf8)
-        _ = text.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _ = text.withUnsafeBytes { Syscall.write(STDERR_FILENO, $0) }
     }
 
     /// Sends one line of the transport's own (not libwebsockets') through the current handler.

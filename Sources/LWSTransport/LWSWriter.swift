@@ -2,7 +2,8 @@ import CLibWebSockets
 
 /// The write path shared by the server and the client: one `lws_write` at a time from a scratch buffer
 /// with `LWS_PRE` bytes of headroom (lws puts the frame header, and on a client the mask, there), and the
-/// WRITEABLE step of a WebSocket: the next fragment of its queue, then its close frame.
+/// client's WRITEABLE step of a WebSocket: the next fragment of its queue, then its close frame (the
+/// server's is ``LWSWriteGate``'s, which also decides when its answers are written).
 ///
 /// Confined to the service thread of the context it writes for.
 package final class LWSWriter {
@@ -71,7 +72,7 @@ package final class LWSWriter {
     }
 }
 
-/// What a WebSocket (server or client side) has to write: its queued messages, then its close frame.
+/// What a client's WebSocket has to write: its queued messages, then its close frame.
 package protocol LWSWebSocketOutput: AnyObject {
     /// The messages still to write.
     var outbound: OutboundQueue { get set }

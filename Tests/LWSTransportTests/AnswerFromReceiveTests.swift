@@ -66,15 +66,21 @@ final class RawWebSocketReader {
 
     /// Masked text frames, in one write: they reach the server in one segment.
     func sendTexts(_ texts: [String]) throws {
+        try sendAll(texts.flatMap { Self.maskedFrame(opcode: 0x1, Array($0.utf8)) })
+    }
+
+    /// A masked text frame and a masked close frame with `code`, in one write.
+    func sendTextThenClose(_ text: String, code: UInt16) throws {
+        let close = Self.maskedFrame(opcode: 0x8, [UInt8(code >> 8), UInt8(code & 0xff)])
+        try sendAll(Self.maskedFrame(opcode: 0x1, Array(text.utf8)) + close)
+    }
+
+    /// One final frame of `opcode`, masked (client frames must be), of under 126 bytes.
+    private static func maskedFrame(opcode: UInt8, _ payload: [UInt8]) -> [UInt8] {
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
-        var frames: [UInt8] = []
-        for text in texts {
-            let payload = Array(text.utf8)
-            precondition(payload.count < 126)
-            frames += [0x81, 0x80 | UInt8(payload.count)] + mask
-            frames += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        }
-        try sendAll(frames)
+        precondition(payload.count < 126)
+        return [0x80 | opcode, 0x80 | UInt8(payload.count)] + mask
+            + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
     }
 
     /// The next `count` text messages, reassembled from their frames.

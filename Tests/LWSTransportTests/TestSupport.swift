@@ -78,15 +78,14 @@ final class RecordingDelegate: WebServerDelegate, Sendable {
         if message.hasPrefix("close:"), let code = UInt16(message.dropFirst(6)) {
             loop.close(id, code: code, reason: "requested")
         } else if message == "burst" {
-            // Nothing is written during a callback, so the keyed messages coalesce.
-            loop.send(Array("a".utf8), to: id)
-            loop.send(Array("state-1".utf8), to: id, coalescingKey: "state")
-            loop.send(Array("b".utf8), to: id)
-            loop.send(Array("state-2".utf8), to: id, coalescingKey: "state")
-            loop.send(Array("c".utf8), to: id)
-            loop.send(Array("state-3".utf8), to: id, coalescingKey: "state")
-            let queued = loop.outboundBytes(of: id)
+            let queued = Self.burst(on: loop, to: id)
             log.update { $0.outboundAfterBurst = queued }
+        } else if message.hasPrefix("burst-later:"), let milliseconds = Int(message.dropFirst(12)) {
+            // The same burst from a timer: another send path, through the same gate.
+            loop.schedule(afterMilliseconds: milliseconds) { [log] loop in
+                let queued = Self.burst(on: loop, to: id)
+                log.update { $0.outboundAfterBurst = queued }
+            }
         } else if message.hasPrefix("big:"), let count = Int(message.dropFirst(4)) {
             // An answer bigger than a slow reader's socket takes, then one behind it.
             loop.send(Array(repeating: UInt8(ascii: "x"), count: count), to: id)
@@ -102,6 +101,19 @@ final class RecordingDelegate: WebServerDelegate, Sendable {
         } else {
             loop.send(text, to: id)
         }
+    }
+
+    /// Sends `a`, `state-1`, `b`, `state-2`, `c`, `state-3` (the states keyed) and returns the bytes queued
+    /// after: nothing is written while the loop runs the caller's code, so the states coalesce to `state-3`,
+    /// queued last, and all 10 bytes are still queued.
+    static func burst(on loop: WebServerLoop, to id: ConnectionID) -> Int {
+        loop.send(Array("a".utf8), to: id)
+        loop.send(Array("state-1".utf8), to: id, coalescingKey: "state")
+        loop.send(Array("b".utf8), to: id)
+        loop.send(Array("state-2".utf8), to: id, coalescingKey: "state")
+        loop.send(Array("c".utf8), to: id)
+        loop.send(Array("state-3".utf8), to: id, coalescingKey: "state")
+        return loop.outboundBytes(of: id)
     }
 
     func connection(_ id: ConnectionID, violated violation: InboundViolation, on loop: WebServerLoop) {
