@@ -109,7 +109,7 @@ export class GeometryReporter extends EventTarget {
     this.overEnd = 0;
     this.spring = null;
     this.emitPull();
-    this.ios.settle();
+    if (this.iosPhysics) this.ios.settle();
     this.wake();
   }
 

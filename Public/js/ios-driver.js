@@ -35,6 +35,7 @@ export class IOSDriver {
     this.lastStepAt = null; // when the model last advanced, while it moves
     this.finger = null; // {samples: [{t, point}]} while a finger or pointer drags
     this.wheel = null; // {mode: "drag"|"pull"|"momentum", sign, lastAt, samples: [{t, delta}]} during a burst
+    this.momentumSign = 0; // the direction of the last burst that ended as momentum, while its bounce runs
     this.lastRelease = null; // {position, velocity, maxOffset, at}: the latest release, for tests and people
   }
 
@@ -128,6 +129,7 @@ export class IOSDriver {
     const b = this.bounds();
     this.sync(b);
     this.wheel = null;
+    this.momentumSign = 0;
     this.model.touchDown(b);
     this.finger = { samples: [{ t, point }] };
   }
@@ -201,6 +203,12 @@ export class IOSDriver {
   }
 
   startWheelBurst(sign, b) {
+    // More wheel the same way while momentum bounces is that momentum's tail (a busy machine spaces its events).
+    if (this.model.phase === "decelerating" && this.momentumSign === sign) {
+      this.wheel = { mode: "momentum", sign, lastAt: -Infinity, samples: [] };
+      return;
+    }
+    this.momentumSign = 0;
     const position = this.model.position;
     const atRest = this.model.phase === "idle";
     const outward = (sign < 0 && position <= AT_EDGE) || (sign > 0 && position >= b.maxOffset - AT_EDGE);
@@ -220,9 +228,12 @@ export class IOSDriver {
 
   /** No wheel input for the release time: a drag or a pull is let go at rest (the wheel carried its own momentum). */
   endWheelBurst(b, now) {
-    const mode = this.wheel.mode;
+    const { mode, sign } = this.wheel;
     this.wheel = null;
-    if (mode === "momentum") return;
+    if (mode === "momentum") {
+      this.momentumSign = sign;
+      return;
+    }
     this.model.release(0, b);
     this.lastStepAt = now;
   }
