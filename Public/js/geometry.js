@@ -125,7 +125,7 @@ export class GeometryReporter extends EventTarget {
     this.touch = null;
     this.drag = null;
     this.emitPull();
-    this.ios.settle();
+    if (next === "ios") this.ios.settle();
     this.wake();
   }
 

@@ -83,14 +83,18 @@ export class IOSDriver {
     this.host.setOverscroll(Math.max(0, -position), Math.max(0, position - b.maxOffset));
   }
 
-  /** Stops any motion where the scroller is now (a programmatic scroll: UIKit's setContentOffset). */
+  /**
+   * A programmatic scroll put the scroller where it is now (UIKit's setContentOffset): any motion stops
+   * there. Content the user holds (a finger, a wheel burst) stays under the finger, moved with it.
+   */
   settle() {
-    this.finger = null;
-    this.wheel = null;
-    this.applied = null;
-    this.sync(this.bounds());
-    this.lastStepAt = null;
-    this.apply(this.bounds());
+    const b = this.bounds();
+    this.sync(b);
+    if (this.finger === null && this.wheel === null) {
+      this.model.jump(this.host.scrollPosition());
+      this.lastStepAt = null;
+    }
+    this.apply(b);
   }
 
   /** A programmatic scroll to the top: content in the rubber band springs back, other motion stops. */

@@ -61,10 +61,7 @@ def wait_idle(page: Page) -> None:
 
 def sent_geometry(page: Page) -> list[dict]:
     """Every geometry the server received this session, from its trace (the server needs --log-dir)."""
-    session = page.evaluate("window.playground.session")
-    text = page.evaluate("async (id) => (await fetch(`/api/sessions/${encodeURIComponent(id)}/trace`)).text()", session)
-    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
-    return [line["message"] for line in lines if line.get("kind") == "input" and line["message"].get("type") == "geometry"]
+    return [line["message"] for line in trace_lines(page) if line.get("kind") == "input" and line["message"].get("type") == "geometry"]
 
 
 def distance_to_bottom(g: dict) -> float:
@@ -75,10 +72,17 @@ def scroll_top(page: Page) -> float:
     return page.evaluate("document.getElementById('feed').scrollTop")
 
 
-def test_the_page_defaults_to_ios_and_says_so(start_server, open_page):
-    server = start_server()
+def trace_lines(page: Page) -> list[dict]:
+    session = page.evaluate("window.playground.session")
+    text = page.evaluate("async (id) => (await fetch(`/api/sessions/${encodeURIComponent(id)}/trace`)).text()", session)
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_the_page_defaults_to_ios_and_says_so(start_server, open_page, tmp_path):
+    server = start_server(log_dir=tmp_path)
     page, probe = open_page(server)
     assert page.evaluate("window.playground.config.physics") == "ios"
+    assert trace_lines(page)[0]["config"]["physics"] == "ios"
     assert page.evaluate("window.playground.physics") == "ios"
     expect(page.locator("#frame-readout")).to_contain_text("ios physics")
     assert page.evaluate("getComputedStyle(document.getElementById('feed')).touchAction") == "none"
@@ -92,7 +96,14 @@ def test_the_page_defaults_to_ios_and_says_so(start_server, open_page):
     page.reload()
     page.wait_for_function("() => window.playground && window.playground.status === 'open' && window.playground.rev !== null")
     assert page.evaluate("window.playground.physics") == "browser"
-    assert probe.problems() == []
+    # A link chooses it in the hello, which the trace records (its header holds the server's defaults).
+    linked, linked_probe = open_page(server, query="?physics=browser")
+    lines = trace_lines(linked)
+    hello = next(line["message"] for line in lines if line.get("kind") == "input" and line["message"]["type"] == "hello")
+    assert hello["config"]["physics"] == "browser"
+    assert linked.evaluate("window.playground.physics") == "browser"
+    expect(linked.locator("#frame-readout")).to_contain_text("browser physics")
+    assert probe.problems() == [] and linked_probe.problems() == []
 
 
 def test_touch_fling_ends_where_the_model_says(start_server, open_page, tmp_path):
