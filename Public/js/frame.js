@@ -132,7 +132,7 @@ export class PhoneFrame extends EventTarget {
     const { w, h } = this.frameSize;
     const edge = 2 * FRAME_EDGE_PX;
     this.readout.textContent = `feed ${w - edge} × ${h - edge} (${FRAME_EDGE_PX} px frame)${this.fitsScreen ? " · this screen" : ""}`
-      + (this.physics ? ` · ${this.physics} physics` : "");
+      + (this.physics ? ` · ${this.physics}\u00a0physics` : ""); // one unbroken phrase where the line wraps
     this.readout.title = "containerSize is the frame size minus the frame's edge on each side";
     if (this.scale < 1) {
       const note = document.createElement("span");
