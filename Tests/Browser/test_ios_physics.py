@@ -130,6 +130,29 @@ def test_touch_fling_ends_where_the_model_says(start_server, open_page, tmp_path
     assert probe.problems() == []
 
 
+def test_a_touch_catches_a_coasting_fling_and_holds_it(start_server, open_page):
+    server = start_server(initial_count=120)
+    page, probe = open_page(server, width=390, height=844, touch=True)
+    x, _ = feed_center(page)
+    touch_fling(page, x, 620, -30, 10)  # 1,875 px/s: about 935 px of momentum
+    page.wait_for_function("() => window.playground.motion === 'decelerating' && document.getElementById('feed').scrollTop > 320")
+    fling = page.evaluate("window.playground.lastRelease")
+    left_alone = fling["position"] + fling["velocity"] / 1000 * NORMAL_DECELERATION_RATE / (1 - NORMAL_DECELERATION_RATE)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": 500}]})
+    # The finger stopped the content where it was: no more momentum, tracking until it moves or lifts.
+    assert page.evaluate("window.playground.motion") == "tracking"
+    caught = scroll_top(page)
+    page.wait_for_function("() => window.playground.geometry.phase === 'tracking'")
+    assert scroll_top(page) == caught
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+    wait_idle(page)
+    assert scroll_top(page) == caught
+    assert caught < left_alone - 50, (caught, left_alone)
+    assert probe.problems() == []
+
+
 def test_fling_into_the_bottom_overshoots_and_settles_at_the_end(start_server, open_page, tmp_path):
     server = start_server(initial_count=10, max_items=10, log_dir=tmp_path)
     page, probe = open_page(server, width=390, height=844, touch=True)
