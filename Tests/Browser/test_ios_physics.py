@@ -217,6 +217,8 @@ def test_touch_pull_past_the_threshold_refreshes_on_release(start_server, open_p
     page.wait_for_function("() => window.playground.geometry.contentOffset.y < -90 && window.playground.geometry.phase === 'interacting'")
     sync(page)
     assert event_count(page, "refreshStarted") == 0  # a pull refreshes on release, not before
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "ios-390x844-rubber-band-top.png"))
     lift()
     wait_event(page, "refreshStarted")
     assert probe.problems() == []
