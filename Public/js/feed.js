@@ -352,9 +352,12 @@ export class FeedRenderer extends EventTarget {
     return (this.axis === "horizontal" ? box.left - viewport.left : box.top - viewport.top) - shift;
   }
 
-  /** How far the content is translated (feed px): the simulated pull or the refresh indicator's room. */
+  /**
+   * How far the content is translated (feed px): the simulated pull or the refresh indicator's room, or
+   * (negative) the rubber band past the end under `physics` `ios`.
+   */
   contentShift() {
-    return Math.max(this.pull, this.refreshShift);
+    return this.pull >= 0 ? Math.max(this.pull, this.refreshShift) : this.refreshShift + this.pull;
   }
 
   hideNewItemsIfSeen() {
@@ -457,15 +460,15 @@ export class FeedRenderer extends EventTarget {
     this.updateEndOfFeed();
   }
 
-  /** The simulated pull from the geometry reporter (px). */
+  /** The simulated pull from the geometry reporter (px; negative: past the end). */
   setPull(px) {
     this.pull = px;
     this.applyShift();
   }
 
   applyShift() {
-    const shift = Math.max(this.pull, this.refreshShift);
-    this.content.style.transform = shift > 0 ? (this.axis === "horizontal" ? `translateX(${shift}px)` : `translateY(${shift}px)`) : "";
+    const shift = this.contentShift();
+    this.content.style.transform = shift !== 0 ? (this.axis === "horizontal" ? `translateX(${shift}px)` : `translateY(${shift}px)`) : "";
   }
 
   updateEndOfFeed() {

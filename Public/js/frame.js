@@ -21,6 +21,7 @@ export class PhoneFrame extends EventTarget {
     Object.assign(this, { stage, slot, phone, select, customOption, readout, handle });
     this.fixedParts = fixedParts; // elements whose height the phone must leave room for in the window
     this.axis = "vertical";
+    this.physics = "";
     if (window.matchMedia(NARROW).matches) select.value = SCREEN;
     this.size = this.selectedSize();
     this.scale = 1;
@@ -130,7 +131,8 @@ export class PhoneFrame extends EventTarget {
   updateReadout() {
     const { w, h } = this.frameSize;
     const edge = 2 * FRAME_EDGE_PX;
-    this.readout.textContent = `feed ${w - edge} × ${h - edge} (${FRAME_EDGE_PX} px frame)${this.fitsScreen ? " · this screen" : ""}`;
+    this.readout.textContent = `feed ${w - edge} × ${h - edge} (${FRAME_EDGE_PX} px frame)${this.fitsScreen ? " · this screen" : ""}`
+      + (this.physics ? ` · ${this.physics}\u00a0physics` : ""); // one unbroken phrase where the line wraps
     this.readout.title = "containerSize is the frame size minus the frame's edge on each side";
     if (this.scale < 1) {
       const note = document.createElement("span");
@@ -138,6 +140,13 @@ export class PhoneFrame extends EventTarget {
       note.textContent = ` · shown at ${Math.round(this.scale * 100)} % to fit`;
       this.readout.append(note);
     }
+  }
+
+  /** Says in the readout which physics moves the feed (`ios` or `browser`). */
+  setPhysics(physics) {
+    if (physics === this.physics) return;
+    this.physics = physics;
+    this.updateReadout();
   }
 
   // ---------- the handle: drag or arrow keys ----------

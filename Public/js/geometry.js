@@ -1,5 +1,10 @@
 // Geometry reporter and pull simulation.
 //
+// Under `physics` `ios` (the default) input drives the iOS scroll model instead (./ios-driver.js): the
+// content follows the finger with the rubber band past both ends, coasts and bounces, and the geometry
+// reports the rubber band as SwiftUI does (offset below −inset at the top, past the end at the bottom).
+// What follows describes `physics` `browser`, the page's scrolling before the model.
+//
 // Once per animation frame it measures the feed in SwiftUI `ScrollGeometry` terms and sends a
 // `geometry` message when anything changed. Browsers never report a negative offset, so at the top a
 // touch drag, a pointer drag, or upward wheel input grows a simulated pull (raw × 0.5, capped at
@@ -16,6 +21,7 @@
 
 import { prefersReducedMotion } from "./dom.js";
 import { RULES, SCROLL_KEYS, round, phaseAt, isRelease, grownPull, springPull, wheelPixels, geometryOf } from "../recorder.js";
+import { IOSDriver } from "./ios-driver.js";
 
 const SCROLL_TO_TOP_TIMEOUT_MS = 2500;
 const RETRY_SEND_MS = 200;
@@ -55,7 +61,10 @@ export class GeometryReporter extends EventTarget {
     this.axis = "vertical";
     this.insetTop = 0;
     this.pull = 0;
+    this.overEnd = 0; // `ios`: how far the content shows past its end (the rubber band at the bottom)
     this.spring = null; // {from, start} while the pull springs back
+    this.physics = "browser";
+    this.ios = new IOSDriver(this);
     this.seq = 0;
     this.lastSentKey = null; // what the server last got
     this.lastMeasuredKey = null;
@@ -97,9 +106,31 @@ export class GeometryReporter extends EventTarget {
   setAxis(axis) {
     this.axis = axis === "horizontal" ? "horizontal" : "vertical";
     this.pull = 0;
+    this.overEnd = 0;
     this.spring = null;
     this.emitPull();
+    if (this.iosPhysics) this.ios.settle();
     this.wake();
+  }
+
+  /** Switches how input moves the feed (setting `physics`): `ios` drives the iOS model, `browser` scrolls natively. */
+  setPhysics(physics) {
+    const next = physics === "browser" ? "browser" : "ios";
+    if (next === this.physics) return;
+    this.physics = next;
+    this.scroller.classList.toggle("is-ios", next === "ios");
+    this.pull = 0;
+    this.overEnd = 0;
+    this.spring = null;
+    this.touch = null;
+    this.drag = null;
+    this.emitPull();
+    if (next === "ios") this.ios.settle();
+    this.wake();
+  }
+
+  get iosPhysics() {
+    return this.physics === "ios";
   }
 
   /** The simulated `contentInsets.top` (leading on the horizontal axis), e.g. a sticky header. */
@@ -119,10 +150,11 @@ export class GeometryReporter extends EventTarget {
    * moment just before and just after it, in one task, so no scroll comes between (docs/protocol.md,
    * "Anchoring").
    */
-  reportNow() {
+  reportNow({ ifChanged = false } = {}) {
     if (!this.shown) return;
     const now = performance.now();
     const geometry = this.measure(this.phaseAt(now));
+    if (ifChanged && JSON.stringify(geometry) === this.lastSentKey) return;
     const sent = this.send({ type: "geometry", seq: this.seq + 1, t: round(now), ...geometry, ...this.extras() });
     if (!sent) return;
     this.seq += 1;
@@ -136,6 +168,7 @@ export class GeometryReporter extends EventTarget {
     else this.scroller.scrollTop = this.scroller.scrollHeight;
     this.wasAtEnd = true;
     this.pinnedAt = performance.now();
+    if (this.iosPhysics) this.ios.settle();
     this.wake();
   }
 
@@ -143,13 +176,21 @@ export class GeometryReporter extends EventTarget {
   jumpToTop() {
     if (this.axis === "horizontal") this.scroller.scrollLeft = 0;
     else this.scroller.scrollTop = 0;
+    if (this.iosPhysics) this.ios.settle();
+    this.wake();
+  }
+
+  /** A programmatic scroll (a jump to an item) stopped any motion where it put the feed. */
+  settle() {
+    if (this.iosPhysics) this.ios.settle();
     this.wake();
   }
 
   /** Carries out the server's `scrollToTop` command: a smooth scroll with phase `animating`. */
   scrollToTop() {
     if (this.atStart() && this.pull === 0) return;
-    this.spring = this.pull > 0 ? { from: this.pull, start: null } : null;
+    if (this.iosPhysics) this.ios.springBackOrSettle();
+    else this.spring = this.pull > 0 ? { from: this.pull, start: null } : null;
     this.animatingSince = performance.now();
     const behavior = prefersReducedMotion() ? "auto" : "smooth";
     if (this.axis === "horizontal") this.scroller.scrollTo({ left: 0, behavior });
@@ -168,11 +209,31 @@ export class GeometryReporter extends EventTarget {
     return this.axis === "horizontal" ? this.scroller.scrollLeft : this.scroller.scrollTop;
   }
 
+  setScrollPosition(px) {
+    if (this.axis === "horizontal") this.scroller.scrollLeft = px;
+    else this.scroller.scrollTop = px;
+  }
+
+  /** `ios`: the rubber band past the top (`top`) or past the end (`end`), shown as a translate of the content. */
+  setOverscroll(top, end) {
+    if (top === this.pull && end === this.overEnd) return;
+    this.pull = top;
+    this.overEnd = end;
+    this.emitPull();
+  }
+
   atStart() {
     return this.scrollPosition() <= 0.5;
   }
 
   phaseAt(now) {
+    if (this.iosPhysics) {
+      // The model's phase; at rest, keys and programmatic scrolls as under `browser` (wheel input is the model's).
+      return this.ios.phase ?? phaseAt({
+        dragging: false, lastWheelAt: -Infinity, keyHeld: this.keyHeld, lastKeyAt: this.lastKeyAt,
+        animating: this.animatingSince !== null, lastScrollAt: this.lastScrollAt,
+      }, now);
+    }
     return phaseAt({
       dragging: Boolean(this.touch || (this.drag && this.drag.moved)), lastWheelAt: this.lastWheelAt, keyHeld: this.keyHeld,
       lastKeyAt: this.lastKeyAt, animating: this.animatingSince !== null, lastScrollAt: this.lastScrollAt,
@@ -186,7 +247,7 @@ export class GeometryReporter extends EventTarget {
     const rect = this.content.getBoundingClientRect();
     return geometryOf({
       axis: this.axis, scrollX: s.scrollLeft, scrollY: s.scrollTop, contentWidth: rect.width / k, contentHeight: rect.height / k,
-      containerWidth: s.clientWidth, containerHeight: s.clientHeight, inset: this.insetTop, pull: this.pull, phase,
+      containerWidth: s.clientWidth, containerHeight: s.clientHeight, inset: this.insetTop, pull: this.pull - this.overEnd, phase,
     });
   }
 
@@ -216,8 +277,9 @@ export class GeometryReporter extends EventTarget {
     if (this.animatingSince !== null && ((this.atStart() && this.pull === 0) || now - this.animatingSince > SCROLL_TO_TOP_TIMEOUT_MS)) {
       this.animatingSince = null;
     }
+    if (this.iosPhysics) this.ios.step(now);
     const phase = this.phaseAt(now);
-    if (isRelease(this.prevPhase, phase, this.pull, Boolean(this.spring))) {
+    if (!this.iosPhysics && isRelease(this.prevPhase, phase, this.pull, Boolean(this.spring))) {
       // The release: this frame reports the pull as it was, with the new phase; the spring starts next frame.
       this.spring = { from: this.pull, start: null };
     }
@@ -249,7 +311,7 @@ export class GeometryReporter extends EventTarget {
         this.wake();
       }, RETRY_SEND_MS);
     }
-    return changed || phase !== "idle" || this.spring !== null || this.pull > 0 || this.animatingSince !== null;
+    return changed || phase !== "idle" || this.spring !== null || this.pull > 0 || this.animatingSince !== null || this.ios.moving;
   }
 
   advanceSpring(now) {
@@ -274,14 +336,16 @@ export class GeometryReporter extends EventTarget {
     this.wake();
   }
 
+  /** The content's translate: the pull at the top (positive), or under `ios` the rubber band at the end (negative). */
   emitPull() {
-    this.dispatchEvent(new CustomEvent("pull", { detail: this.pull }));
+    this.dispatchEvent(new CustomEvent("pull", { detail: this.pull - this.overEnd }));
   }
 
   installListeners() {
     const s = this.scroller;
     s.addEventListener("scroll", () => {
-      this.lastScrollAt = performance.now();
+      // Under `ios` the scrolls the model makes are its own phase's; only others (keys, the scrollbar) count.
+      if (!this.iosPhysics || Math.abs(this.scrollPosition() - (this.ios.applied ?? -1)) > 0.5) this.lastScrollAt = performance.now();
       this.wake();
     }, { passive: true });
 
@@ -326,6 +390,11 @@ export class GeometryReporter extends EventTarget {
     this.lastWheelAt = performance.now();
     this.animatingSince = null;
     this.wake();
+    if (this.iosPhysics) {
+      if (event.cancelable) event.preventDefault();
+      this.ios.wheelBy(delta, event.timeStamp);
+      return;
+    }
     if (this.pull > 0 || (this.atStart() && delta < 0)) {
       if (event.cancelable) event.preventDefault();
       this.addPull(-delta);
@@ -352,6 +421,8 @@ export class GeometryReporter extends EventTarget {
     if ((event.clientX - rect.left) / k >= this.scroller.clientWidth || (event.clientY - rect.top) / k >= this.scroller.clientHeight) return;
     this.drag = { id: event.pointerId, last: this.mainAxisPoint(event), total: 0, moved: false };
     this.scroller.setPointerCapture(event.pointerId);
+    // Under `ios` a press catches content in motion, as a finger does.
+    if (this.iosPhysics && this.ios.moving) this.ios.down(this.drag.last, event.timeStamp);
     this.wake();
   }
 
@@ -366,6 +437,12 @@ export class GeometryReporter extends EventTarget {
       if (drag.total < RULES.dragSlopPx) return;
       drag.moved = true;
       this.scroller.classList.add("is-dragging");
+      if (this.iosPhysics && !this.ios.finger) this.ios.down(point - delta, event.timeStamp);
+    }
+    if (this.iosPhysics) {
+      this.ios.move(point, event.timeStamp);
+      this.wake();
+      return;
     }
     this.dragBy(delta);
   }
@@ -373,6 +450,7 @@ export class GeometryReporter extends EventTarget {
   onPointerEnd(event) {
     if (!this.drag || event.pointerId !== this.drag.id) return;
     this.drag = null;
+    if (this.iosPhysics) this.releaseFinger(event.timeStamp);
     this.scroller.classList.remove("is-dragging");
     if (this.scroller.hasPointerCapture(event.pointerId)) this.scroller.releasePointerCapture(event.pointerId);
     this.wake();
@@ -392,12 +470,23 @@ export class GeometryReporter extends EventTarget {
     else this.scroller.scrollTop -= delta;
   }
 
+  /**
+   * `ios`: the finger lifts. Moves faster than frames end in a release no frame saw dragging: the last
+   * position under the finger is sent first, so the server sees `interacting` and then the release.
+   */
+  releaseFinger(t) {
+    if (this.ios.finger && this.ios.model.phase === "interacting") this.reportNow({ ifChanged: true });
+    this.ios.up(t);
+    this.wake();
+  }
+
   onTouchStart(event) {
     if (event.touches.length !== 1) return;
     const t = event.touches[0];
     this.touch = { id: t.identifier, last: this.mainAxisPoint(t) };
     this.spring = null;
     this.animatingSince = null;
+    if (this.iosPhysics) this.ios.down(this.touch.last, event.timeStamp);
     this.wake();
   }
 
@@ -408,6 +497,12 @@ export class GeometryReporter extends EventTarget {
     const point = this.mainAxisPoint(t);
     const delta = point - this.touch.last;
     this.touch.last = point;
+    if (this.iosPhysics) {
+      if (event.cancelable) event.preventDefault();
+      this.ios.move(point, event.timeStamp);
+      this.wake();
+      return;
+    }
     // Native scrolling handles everything except the pull past the top.
     if (this.pull > 0 || (this.atStart() && delta > 0)) {
       if (event.cancelable) event.preventDefault();
@@ -418,7 +513,10 @@ export class GeometryReporter extends EventTarget {
   onTouchEnd(event) {
     if (!this.touch) return;
     const still = Array.from(event.touches).some((touch) => touch.identifier === this.touch.id);
-    if (!still) this.touch = null;
+    if (!still) {
+      this.touch = null;
+      if (this.iosPhysics) this.releaseFinger(event.timeStamp);
+    }
     this.wake();
   }
 }

@@ -8,7 +8,7 @@ export const CONFIG_KEYS = [
   "bottomThreshold", "pullThreshold", "initialCount", "pageSize", "refreshCount", "maxItems",
   "loadLatencyMs", "refreshLatencyMs", "jitterMs", "failureRate", "refreshHoldMs", "axis", "seed", "compare",
   "retryPolicy", "retryBaseMs", "retryMaxMs", "retryMax", "topThreshold", "startAt", "newMessageEveryMs",
-  "windowSize",
+  "windowSize", "physics",
 ];
 
 const HUD_FIELDS = [

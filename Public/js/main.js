@@ -158,10 +158,12 @@ function linkValue(text) {
 
 const connection = new Connection({
   url: defaultSocketURL(),
-  // The page scrolls as the browser does until it drives the iOS model (js/ios-scroll.js); it says so.
+  // `physics` as the link or this tab chose it; neither: the server's (`ios` unless `--physics browser`).
   helloFields: () => {
     const { preset, ...settings } = linkSettings;
-    return { ...(preset !== undefined ? { preset: String(preset) } : {}), config: { ...settings, physics: "browser" } };
+    const chosen = readStorage(CLIENT_KEY)?.physics;
+    const physics = settings.physics === undefined && (chosen === "ios" || chosen === "browser") ? { physics: chosen } : {};
+    return { ...(preset !== undefined ? { preset: String(preset) } : {}), config: { ...physics, ...settings } };
   },
   lastRev: () => feed.rev ?? 0,
 });
@@ -226,6 +228,7 @@ connection.addEventListener("message", ({ detail: msg }) => {
       // A jump's window: the item goes to its anchor in the same task as it lands, before any frame.
       if (pendingJump && feed.scrollToItem(pendingJump.id, pendingJump.anchor)) {
         pendingJump = null;
+        reporter.settle();
         if (msg.op === "replace") {
           awaitingReset = false;
           inspector.setRev(feed.rev ?? 0);
@@ -271,7 +274,7 @@ connection.addEventListener("message", ({ detail: msg }) => {
         // Placed now when the list holds the item; the `replace` that follows places it again, measured.
         pendingJump = { id: String(msg.id), anchor: msg.anchor };
         byId("jump-error").hidden = true;
-        feed.scrollToItem(pendingJump.id, pendingJump.anchor);
+        if (feed.scrollToItem(pendingJump.id, pendingJump.anchor)) reporter.settle();
         reporter.wake();
       }
       break;
@@ -372,6 +375,10 @@ function applyConfig(partial, replace) {
   inspector.setConfig(config);
   if (partial.axis) setAxis(partial.axis);
   else if (replace) setAxis("vertical");
+  if ("physics" in partial || replace) {
+    reporter.setPhysics(config.physics);
+    frame.setPhysics(reporter.physics);
+  }
   if ("compare" in partial) lanes.setEnabled(Boolean(partial.compare));
   if ("maxItems" in partial) suggestJump();
   timeline.setThresholds({
@@ -477,6 +484,7 @@ function placeAtFork() {
     if (horizontal) scroller.scrollLeft = Math.max(0, offset + inset);
     else scroller.scrollTop = Math.max(0, offset + inset);
   }
+  reporter.settle();
   reporter.seq = Math.max(reporter.seq, forking.seq);
   forking = null;
   reporter.resend();
@@ -506,6 +514,8 @@ inspector.addEventListener("config", ({ detail }) => {
   }
   // The layout follows the axis at once; configChanged confirms it.
   if (detail.axis) setAxis(detail.axis);
+  // How this tab scrolls is the person's choice: the next session (a reload, a new tab's link aside) keeps it.
+  if (detail.physics) writeStorage(CLIENT_KEY, { ...(readStorage(CLIENT_KEY) ?? {}), physics: detail.physics });
   // A preset that opens at the bottom looks and behaves like itself only from its opening: switching to it
   // resets the feed, as Reset would, and the log says why.
   if (detail.preset && detail.preset !== config.preset && described(detail.preset).opensAtBottom && !described().opensAtBottom) {
@@ -712,7 +722,7 @@ function restorePosition(done) {
   }
   if (done) {
     restoring = null;
-    reporter.wake();
+    reporter.settle();
   }
 }
 
@@ -732,6 +742,11 @@ window.playground = Object.freeze({
   eventCategory: (name) => log.categoryOf(name),
   get state() { return state; },
   get geometry() { return reporter.lastGeometry; },
+  /** How the feed scrolls (`ios` | `browser`) and, under `ios`, the latest release: {position, velocity, maxOffset, at}. */
+  get physics() { return reporter.physics; },
+  get lastRelease() { return reporter.ios.lastRelease ? { ...reporter.ios.lastRelease } : null; },
+  /** Under `ios`: the model's motion (`idle`, `tracking`, `dragging`, `decelerating`, `bouncing`). */
+  get motion() { return reporter.ios.model.motion.kind; },
   get rev() { return feed.rev; },
   get status() { return status; },
   get session() { return connection.sessionId; },

@@ -4,6 +4,11 @@ Each test starts `.build/debug/scroll-playground --port 0 --public Public` with 
 (bounded) for its start line `Scroll Playground on http://127.0.0.1:PORT`, and stops it afterwards.
 Playwright drives /usr/bin/chromium: `playwright install` cannot download browsers here.
 
+Physics: every test that opens the page runs under `physics` `ios` (the page's default); the tests of
+the modules in BOTH_PHYSICS_MODULES (scrolling, the bounded window, anchoring, jump, chat) run under
+`browser` too, with `?physics=browser` in the page's link. `@pytest.mark.physics("browser")` pins a test
+about one physics' details; `--physics ios|browser` runs only that setting's runs.
+
 Environment overrides (optional): SCROLL_PLAYGROUND_BIN (server executable), SCROLL_PLAYGROUND_PUBLIC (the
 page's directory, e.g. an older checkout's, to see a test fail before a change), CHROMIUM (browser path).
 """
@@ -85,6 +90,38 @@ class ServerProcess:
         self._reader.join(STOP_TIMEOUT_S)
 
 
+PHYSICS = ("ios", "browser")
+# The modules whose tests exercise scrolling, the bounded window, prepend anchoring, jump and chat: they run
+# under both physics; the rest (settings, export, audits, the log) under `ios`, the default.
+BOTH_PHYSICS_MODULES = {"test_playground", "test_window_and_jump", "test_two_way_chat", "test_failure_policies"}
+
+
+def pytest_addoption(parser):
+    parser.addoption("--physics", choices=["all", *PHYSICS], default="all",
+                     help="run only the runs under this page physics (default: all)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "physics(name): run this test only under that page physics (ios or browser)")
+
+
+def pytest_generate_tests(metafunc):
+    """Gives `physics` (and so `open_page`) its settings: see the module docstring."""
+    if "physics" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker("physics")
+    if marker is not None:
+        settings = list(marker.args)
+    elif metafunc.module.__name__.rsplit(".", 1)[-1] in BOTH_PHYSICS_MODULES:
+        settings = list(PHYSICS)
+    else:
+        settings = ["ios"]
+    only = metafunc.config.getoption("--physics")
+    if only != "all":
+        settings = [name for name in settings if name == only]
+    metafunc.parametrize("physics", settings, ids=[f"physics={name}" for name in settings])
+
+
 @pytest.fixture
 def start_server():
     """Starts the real server: `start_server(preset="refreshable", max_items=20)` (kebab-case flags)."""
@@ -128,8 +165,15 @@ class Probe:
         return self.console_errors + self.failed_requests + self.bad_responses + self.page_errors
 
 
+def with_physics(query: str, physics: str) -> str:
+    """The page's link for a physics: `ios` is the page's default and adds nothing; a link's own choice stays."""
+    if physics == "ios" or "physics=" in query:
+        return query
+    return f"{query}{'&' if query.startswith('?') else '?'}physics={physics}"
+
+
 @pytest.fixture
-def open_page(browser):
+def open_page(browser, physics):
     """Opens the playground of a server in a fresh context: `page, probe = open_page(server, ...)`."""
     contexts = []
 
@@ -156,7 +200,7 @@ def open_page(browser):
             f"failed: {request.url} ({request.failure})") if not request.url.startswith("blob:") else None)
         page.on("response", lambda response: probe.bad_responses.append(f"{response.status}: {response.url}")
                 if response.status >= 400 else None)
-        page.goto(server.url + query)
+        page.goto(server.url + with_physics(query, physics))
         # A function, not an expression string: the CSP forbids the eval() Playwright would use for one.
         page.wait_for_function("() => window.playground && window.playground.status === 'open' && window.playground.rev !== null")
         return page, probe

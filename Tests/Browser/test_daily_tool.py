@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import subprocess
 
+import pytest
 from playwright.sync_api import expect
 
 from audit import idle_busy_ms, run_axe, serious, summarize
@@ -16,6 +17,9 @@ from feedpage import (
     event_count, feed_center, geometry, item_ids, state, sync, wait_event, wait_items, wait_released,
     wait_state, wait_until, wheel_pull, wheel_to_end,
 )
+
+# Scrolling, pulling and the chat: under the browser's physics too (conftest.py).
+BOTH_PHYSICS = pytest.mark.physics("ios", "browser")
 
 FIRST_VISIBLE_JS = """() => {
   const f = document.getElementById('feed').getBoundingClientRect();
@@ -33,6 +37,7 @@ def events_after(page, name: str) -> list[str]:
 
 # ---------- bugs ----------
 
+@BOTH_PHYSICS
 def test_1_reset_returns_to_the_top_and_is_logged_as_a_reset(start_server, open_page):
     server = start_server(preset="playground", max_items=50)
     page, _ = open_page(server)
@@ -159,6 +164,7 @@ def test_6_the_log_filter_matches_what_the_rows_show(start_server, open_page):
     expect(rows.first).to_have_attribute("data-name", "loadMoreStarted")
 
 
+@BOTH_PHYSICS
 def test_7_a_reload_resumes_the_session_where_it_was(start_server, open_page):
     server = start_server(preset="playground", load_latency_ms=100)
     page, _ = open_page(server)
@@ -196,6 +202,7 @@ def test_7_a_reload_resumes_the_session_where_it_was(start_server, open_page):
     assert event_count(page, "loadMoreStarted") == 2, "restoring the position loads nothing"
 
 
+@BOTH_PHYSICS
 def test_8_narrow_touch_layout_traps_no_swipe_and_reaches_every_part(start_server, open_page):
     server = start_server(preset="playground", refresh_count=4)
     page, _ = open_page(server, width=390, height=844, touch=True)
@@ -241,6 +248,7 @@ def test_9_buttons_that_can_do_nothing_are_disabled_and_ignored_presses_are_logg
     expect(page.locator("#btn-refresh")).to_be_enabled()
 
 
+@BOTH_PHYSICS
 def test_10_the_hud_shows_the_pull_of_now_during_a_refresh(start_server, open_page):
     server = start_server(preset="playground", refresh_latency_ms=3000)
     page, _ = open_page(server)
@@ -357,6 +365,8 @@ def test_the_timeline_keeps_small_offsets_and_the_pull_band_readable(start_serve
     assert y[3] - y[2] >= 15
 
 
+# Under `ios` the wheel into the end bounces, and the page lands mid-bounce: the offset did move.
+@pytest.mark.physics("browser")
 def test_the_follow_pill_does_not_cover_the_log_and_leftbottom_after_a_landing_is_explained(start_server, open_page):
     server = start_server(preset="playground", load_latency_ms=50)
     page, _ = open_page(server)

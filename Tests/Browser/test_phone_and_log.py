@@ -9,10 +9,14 @@ import json
 import subprocess
 import urllib.request
 
+import pytest
 from playwright.sync_api import expect
 
 from conftest import REPO, SERVER_BIN
 from feedpage import event_count, geometry, state, sync, wait_event, wait_items, wait_state, wait_until, wheel_to_end
+
+# Scrolling, pulling and the chat: under the browser's physics too (conftest.py).
+BOTH_PHYSICS = pytest.mark.physics("ios", "browser")
 
 PHONE = {"width": 390, "height": 844, "touch": True}
 EXAMPLE = REPO / "Examples" / "traces" / "pull-during-page-load.jsonl"
@@ -110,6 +114,7 @@ def test_a_trace_opened_on_the_phone_is_brought_into_view(start_server, open_pag
     expect(page.locator("#trace-plot")).to_be_in_viewport()
 
 
+@BOTH_PHYSICS
 def test_the_line_above_the_feed_hints_the_pull_then_reads_the_state_live(start_server, open_page):
     server = start_server(preset="playground", load_latency_ms=1500)
     page, _ = open_page(server, **PHONE)
@@ -278,6 +283,7 @@ def test_the_jump_box_suggests_an_item_that_exists(start_server, open_page):
     expect(page.locator("#jump-error")).to_be_hidden()
 
 
+@BOTH_PHYSICS
 def test_a_failed_page_overlays_the_feed_and_changes_no_geometry(start_server, open_page):
     server = start_server(preset="playground", failure_rate=1, retry_policy="manual")
     page, _ = open_page(server)

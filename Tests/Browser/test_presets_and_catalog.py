@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from conftest import REPO, SCREENSHOTS
 from feedpage import event_count, state, sync, wait_event, wait_items, wait_state, wait_until, wheel_to_end, feed_center
+
+# Scrolling, pulling and the chat: under the browser's physics too (conftest.py).
+BOTH_PHYSICS = pytest.mark.physics("ios", "browser")
 
 AT_END = "() => { const f = document.getElementById('feed'); return f.scrollTop + f.clientHeight >= f.scrollHeight - 2; }"
 CATEGORIES = ["load", "refresh", "topEdge", "window", "chat", "anchor", "session", "protocol"]
@@ -79,6 +83,7 @@ def test_no_preset_name_decides_anything_in_the_page():
     assert found == []
 
 
+@BOTH_PHYSICS
 def test_switching_to_a_preset_that_opens_at_the_bottom_resets_the_feed_to_its_newest_items(start_server, open_page):
     server = start_server(preset="playground", new_message_every_ms=0)
     page, probe = open_page(server)
@@ -174,12 +179,14 @@ def pill_flow(page, probe, name: str) -> None:
     assert probe.problems() == [], "\n".join(probe.problems())
 
 
+@BOTH_PHYSICS
 def test_new_messages_below_a_reader_scrolled_up_show_a_pill_that_jumps_to_the_newest(start_server, open_page):
     server = start_server(preset="chat", new_message_every_ms=700)
     page, probe = open_page(server)
     pill_flow(page, probe, "1440x900")
 
 
+@BOTH_PHYSICS
 def test_the_new_messages_pill_on_a_phone(start_server, open_page):
     server = start_server(preset="chat", new_message_every_ms=700)
     page, probe = open_page(server, width=390, height=844, touch=True)

@@ -68,7 +68,8 @@ def test_a_prepend_taller_than_the_viewport_keeps_the_item_the_feed_opened_at(st
 
 
 def test_chat_follows_a_new_message_only_at_the_bottom_and_looks_right_on_a_phone(start_server, open_page):
-    server = start_server(preset="chat", new_message_every_ms=400)
+    # A message a second: at 400 ms a page that opened slowly on a busy machine already held 31 or more rows.
+    server = start_server(preset="chat", new_message_every_ms=1000)
     page, probe = open_page(server, width=390, height=844)
     wait_items(page, 30)
     wait_event(page, "messageArrived")
