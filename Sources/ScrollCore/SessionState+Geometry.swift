@@ -12,14 +12,7 @@ extension SessionState {
         let verdict = config.preset.evaluate(
             report.geometry, phase: report.phase, config: config, refreshing: refreshing, memory: &memory)
 
-        if verdict.reachedBottom != edges.bottom.reached {
-            edges.bottom.reached = verdict.reachedBottom
-            effects.append(
-                .log(
-                    LogEntry(
-                        verdict.reachedBottom ? FeedEdge.bottom.events.reached : FeedEdge.bottom.events.left,
-                        geometrySeq: seq, ["distanceToBottom": .number(axis.distanceToBottom)])))
-        }
+        note(.bottom, reached: verdict.reachedBottom, distance: axis.distanceToBottom, geometrySeq: seq, into: &effects)
         if verdict.pullStarted {
             effects.append(.log(LogEntry(.pullStarted, geometrySeq: seq, ["distance": .number(memory.pull.distance)])))
         }
@@ -30,13 +23,8 @@ extension SessionState {
                         .refreshEligible, geometrySeq: seq,
                         ["distance": .number(memory.pull.distance), "threshold": .number(config.pullThreshold)])))
         }
-        if hasTopEdge, verdict.reachedTop != edges.top.reached {
-            edges.top.reached = verdict.reachedTop
-            effects.append(
-                .log(
-                    LogEntry(
-                        verdict.reachedTop ? FeedEdge.top.events.reached : FeedEdge.top.events.left,
-                        geometrySeq: seq, ["distanceToTop": .number(axis.distanceToTop)])))
+        if hasTopEdge {
+            note(.top, reached: verdict.reachedTop, distance: axis.distanceToTop, geometrySeq: seq, into: &effects)
         }
         if verdict.refreshFires {
             triggerRefresh(trigger: .pull, geometrySeq: seq, into: &effects)
@@ -110,5 +98,19 @@ extension SessionState {
     /// The content's origin in the scroll view's coordinate space: the negated offset.
     var currentOrigin: ScrollPoint? {
         lastGeometry.map { ScrollPoint(x: -$0.geometry.contentOffset.x, y: -$0.geometry.contentOffset.y) }
+    }
+
+    /// Logs `edge`'s rule turning on or off (`reachedBottom` / `leftBottom`, `reachedTop` / `leftTop`) with
+    /// the distance to that edge.
+    private mutating func note(
+        _ edge: FeedEdge, reached: Bool, distance: Double, geometrySeq seq: Int, into effects: inout [SessionEffect]
+    ) {
+        guard reached != edges[edge].reached else { return }
+        edges[edge].reached = reached
+        let field = edge == .bottom ? "distanceToBottom" : "distanceToTop"
+        effects.append(
+            .log(
+                LogEntry(reached ? edge.events.reached : edge.events.left, geometrySeq: seq, [field: .number(distance)])
+            ))
     }
 }

@@ -7,7 +7,8 @@ Playwright drives /usr/bin/chromium: `playwright install` cannot download browse
 Physics: every test that opens the page runs under `physics` `ios` (the page's default); the tests of
 the modules in BOTH_PHYSICS_MODULES (scrolling, the bounded window, anchoring, jump, chat) run under
 `browser` too, with `?physics=browser` in the page's link. `@pytest.mark.physics("browser")` pins a test
-about one physics' details; `--physics ios|browser` runs only that setting's runs.
+about one physics' details; `--physics ios|browser` runs only that setting's runs, and
+`--both-physics-everywhere` runs every test under both.
 
 Environment overrides (optional): SCROLL_PLAYGROUND_BIN (server executable), SCROLL_PLAYGROUND_PUBLIC (the
 page's directory, e.g. an older checkout's, to see a test fail before a change), CHROMIUM (browser path).
@@ -99,6 +100,8 @@ BOTH_PHYSICS_MODULES = {"test_playground", "test_window_and_jump", "test_two_way
 def pytest_addoption(parser):
     parser.addoption("--physics", choices=["all", *PHYSICS], default="all",
                      help="run only the runs under this page physics (default: all)")
+    parser.addoption("--both-physics-everywhere", action="store_true",
+                     help="run every test that opens the page under both physics, not only the scrolling ones")
 
 
 def pytest_configure(config):
@@ -112,7 +115,8 @@ def pytest_generate_tests(metafunc):
     marker = metafunc.definition.get_closest_marker("physics")
     if marker is not None:
         settings = list(marker.args)
-    elif metafunc.module.__name__.rsplit(".", 1)[-1] in BOTH_PHYSICS_MODULES:
+    elif (metafunc.module.__name__.rsplit(".", 1)[-1] in BOTH_PHYSICS_MODULES
+          or metafunc.config.getoption("--both-physics-everywhere")):
         settings = list(PHYSICS)
     else:
         settings = ["ios"]
