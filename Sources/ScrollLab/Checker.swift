@@ -1,6 +1,4 @@
-import Dispatch
 import ScrollCore
-import Synchronization
 
 /// Property-based checking: random scenarios per preset, every property after every step, and each
 /// property's first failure shrunk to a minimal scenario.
@@ -61,14 +59,7 @@ public struct Checker: Sendable {
 
     /// Checks every preset on `threads` threads; `expired` says when the time is up (checked between runs).
     public func run(threads: Int, expired: @escaping @Sendable () -> Bool = { false }) -> [PresetResult] {
-        let results = Mutex([PresetResult?](repeating: nil, count: presets.count))
-        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, presets.count))) { worker in
-            for index in stride(from: worker, to: presets.count, by: max(1, min(threads, presets.count))) {
-                let result = check(presets[index], expired: expired)
-                results.withLock { $0[index] = result }
-            }
-        }
-        return results.withLock { $0.map { $0! } }
+        concurrentMap(count: presets.count, threads: threads) { index in check(presets[index], expired: expired) }
     }
 
     /// Checks one preset.

@@ -1,6 +1,4 @@
-import Dispatch
 import ScrollCore
-import Synchronization
 
 /// One swept key and its values, from `KEY=a,b,c` or `KEY=from:to:step`.
 public struct SweepAxis: Equatable, Sendable {
@@ -86,20 +84,11 @@ public struct Sweep: Sendable {
     /// Runs every point `runs` times on `threads` threads at once (Dispatch's pool; give it the cores).
     public func run(threads: Int) -> SweepResult {
         let points = points
-        let jobs = points.count * runs
-        let results = Mutex([SimulationReport?](repeating: nil, count: jobs))
-        let workers = max(1, min(threads, jobs))
-        // Each worker takes every `workers`th job: the jobs are alike, so the split is even.
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var local: [(Int, SimulationReport)] = []
-            for job in stride(from: worker, to: jobs, by: workers) {
-                var simulation = simulation(points[job / runs])
-                simulation.config.seed &+= UInt64(job % runs)
-                local.append((job, simulation.run()))
-            }
-            results.withLock { all in for (job, report) in local { all[job] = report } }
+        let reports = concurrentMap(count: points.count * runs, threads: threads) { job in
+            var simulation = simulation(points[job / runs])
+            simulation.config.seed &+= UInt64(job % runs)
+            return simulation.run()
         }
-        let reports = results.withLock { $0.map { $0! } }
         let rows = points.indices.map { index in
             SweepResult.Row(values: points[index], runs: Array(reports[index * runs..<(index + 1) * runs]))
         }
