@@ -72,21 +72,21 @@ public struct Hello: Equatable, Sendable {
     }
 }
 
-/// The `geometry` message: one frame's `ScrollGeometry` and phase.
+/// The `geometry` message: one frame's `FeedGeometry` and phase.
 public struct GeometryReport: Equatable, Sendable, Codable {
     /// The page's sequence number, echoed as `state.ack`.
     public var seq: Int
     /// The page's clock in ms (any epoch).
     public var t: Double
-    public var geometry: ScrollGeometry
-    public var phase: ScrollPhase
+    public var geometry: FeedGeometry
+    public var phase: FeedScrollPhase
     /// The first visible item and its distance from the viewport's top, when the page can tell.
     public var anchor: ItemAnchor?
     /// The items `rev` the page had rendered when it measured, when it says.
     public var rev: Int?
 
     public init(
-        seq: Int, t: Double = 0, geometry: ScrollGeometry, phase: ScrollPhase = .idle, anchor: ItemAnchor? = nil,
+        seq: Int, t: Double = 0, geometry: FeedGeometry, phase: FeedScrollPhase = .idle, anchor: ItemAnchor? = nil,
         rev: Int? = nil
     ) {
         self.seq = seq
@@ -105,12 +105,12 @@ public struct GeometryReport: Equatable, Sendable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         seq = try container.decode(Int.self, forKey: .seq)
         t = try container.decode(Double.self, forKey: .t)
-        geometry = ScrollGeometry(
+        geometry = FeedGeometry(
             contentOffset: try container.decode(ScrollPoint.self, forKey: .contentOffset),
             contentSize: try container.decode(ScrollSize.self, forKey: .contentSize),
             containerSize: try container.decode(ScrollSize.self, forKey: .containerSize),
             contentInsets: try container.decodeIfPresent(ScrollInsets.self, forKey: .contentInsets) ?? .zero)
-        phase = try container.decode(ScrollPhase.self, forKey: .phase)
+        phase = try container.decode(FeedScrollPhase.self, forKey: .phase)
         anchor = try container.decodeIfPresent(ItemAnchor.self, forKey: .anchor)
         rev = try container.decodeIfPresent(Int.self, forKey: .rev)
     }
@@ -308,12 +308,12 @@ private struct FieldReader {
         let seq = try integer(fields["seq"], "seq")
         ref = seq
         let t = try number(fields["t"], "t")
-        let geometry = ScrollGeometry(
+        let geometry = FeedGeometry(
             contentOffset: try point("contentOffset"), contentSize: try size("contentSize"),
             containerSize: try size("containerSize"), contentInsets: try insets("contentInsets"))
         guard let phaseValue = fields["phase"] else { throw missing("phase") }
-        guard let name = phaseValue.string, let phase = ScrollPhase(rawValue: name) else {
-            throw wrong("phase", "one of \(ScrollPhase.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let name = phaseValue.string, let phase = FeedScrollPhase(rawValue: name) else {
+            throw wrong("phase", "one of \(FeedScrollPhase.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         var anchor: ItemAnchor?
         if fields["anchor"] != .null, let members = try object("anchor", optional: true) {

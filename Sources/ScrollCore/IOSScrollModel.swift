@@ -66,7 +66,7 @@ public struct IOSScrollModel: Equatable, Sendable {
     }
 
     /// The phase SwiftUI reports: a drag is `interacting`, momentum and the spring back `decelerating`.
-    public var phase: ScrollPhase {
+    public var phase: FeedScrollPhase {
         switch motion {
         case .idle: .idle
         case .tracking: .tracking

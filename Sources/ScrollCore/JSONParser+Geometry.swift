@@ -13,7 +13,7 @@ extension JSONParser {
         var contentSize: ScrollSize?
         var containerSize: ScrollSize?
         var insets = ScrollInsets.zero
-        var phase: ScrollPhase?
+        var phase: FeedScrollPhase?
         var anchor: ItemAnchor?
         var rev: Int?
         var isGeometry = false
@@ -62,7 +62,7 @@ extension JSONParser {
                 insets = edges
             } else if spells(name, "phase") {
                 guard let name = parser.readName(),
-                    let value = ScrollPhase(rawValue: String(decoding: name, as: UTF8.self))
+                    let value = FeedScrollPhase(rawValue: String(decoding: name, as: UTF8.self))
                 else { return false }
                 phase = value
             } else if spells(name, "rev") {
@@ -100,7 +100,7 @@ extension JSONParser {
         else { return nil }
         return GeometryReport(
             seq: seq, t: t,
-            geometry: ScrollGeometry(
+            geometry: FeedGeometry(
                 contentOffset: offset, contentSize: contentSize, containerSize: containerSize, contentInsets: insets),
             phase: phase, anchor: anchor, rev: rev)
     }

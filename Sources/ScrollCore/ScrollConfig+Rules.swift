@@ -20,7 +20,7 @@ extension ScrollConfig {
 extension Preset {
     /// Runs this preset's detection rules on one geometry, with a session's settings.
     public func evaluate(
-        _ geometry: ScrollGeometry, phase: ScrollPhase, config: ScrollConfig, refreshing: Bool,
+        _ geometry: FeedGeometry, phase: FeedScrollPhase, config: ScrollConfig, refreshing: Bool,
         memory: inout RuleMemory
     ) -> RuleVerdict {
         evaluate(geometry, phase: phase, settings: config.feedSettings, refreshing: refreshing, memory: &memory)

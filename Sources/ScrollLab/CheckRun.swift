@@ -26,7 +26,7 @@ public struct CheckRun {
     private var stay: (contentLength: Double, asked: Bool)?
     private var stall: (since: Int64, afterFailure: Bool, excused: Bool)?
     private var failedSinceLastLoad = false
-    private var lastPhase = ScrollPhase.idle
+    private var lastPhase = FeedScrollPhase.idle
     /// Another preset ran since the last quiet moment: what it started is its own, not `home`'s.
     private var foreign = false
     /// Switched to `home` where its bottom rule already held: the rules start without firing (README), so
@@ -149,7 +149,7 @@ public struct CheckRun {
     }
 
     /// One frame: timers up to its time, the movement, then the geometry.
-    private mutating func frame(_ phase: ScrollPhase, _ move: (inout SimulatedPage) -> Void) {
+    private mutating func frame(_ phase: FeedScrollPhase, _ move: (inout SimulatedPage) -> Void) {
         guard !stopped else { return }
         tick(to: session.now + Self.frameMs)
         guard !stopped else { return }
@@ -171,7 +171,7 @@ public struct CheckRun {
         session.advanceClock(to: t)
     }
 
-    private mutating func report(_ phase: ScrollPhase) {
+    private mutating func report(_ phase: FeedScrollPhase) {
         guard !stopped else { return }
         let geometry = session.page.geometry
         if let last = session.lastSent, last.geometry == geometry, last.phase == phase { return }
@@ -203,7 +203,7 @@ public struct CheckRun {
     // MARK: Properties
 
     /// The design's own ask for a page, worked out as the reducer will on this geometry.
-    private mutating func beforeGeometry(_ geometry: ScrollGeometry, phase: ScrollPhase) {
+    private mutating func beforeGeometry(_ geometry: FeedGeometry, phase: FeedScrollPhase) {
         let state = session.state
         guard isHome, home.detectsBottom else { return }
         var memory = state.memory

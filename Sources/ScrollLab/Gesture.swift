@@ -15,11 +15,11 @@ public struct FrameIntent: Equatable, Sendable {
     /// The pull past the top to show, px; nil leaves it as it is.
     public var pull: Double?
     /// The phase the page reports.
-    public var phase = ScrollPhase.idle
+    public var phase = FeedScrollPhase.idle
     /// The finger, when the iOS model moves the page (then `scrollBy`, `pull` and `phase` are not read).
     public var touch: Touch?
 
-    public init(scrollBy: Double = 0, pull: Double? = nil, phase: ScrollPhase = .idle, touch: Touch? = nil) {
+    public init(scrollBy: Double = 0, pull: Double? = nil, phase: FeedScrollPhase = .idle, touch: Touch? = nil) {
         self.scrollBy = scrollBy
         self.pull = pull
         self.phase = phase

@@ -43,7 +43,7 @@ public struct LabSession: Sendable {
     /// Timers asked for and not cancelled or fired.
     public private(set) var pending: [PendingTimer] = []
     /// The last geometry sent and its phase.
-    public private(set) var lastSent: (geometry: ScrollGeometry, phase: ScrollPhase)?
+    public private(set) var lastSent: (geometry: FeedGeometry, phase: FeedScrollPhase)?
     /// The `seq` of the last geometry sent.
     public private(set) var seq = 0
     /// The trace's lines so far, when recording.
@@ -127,7 +127,7 @@ public struct LabSession: Sendable {
 
     /// Sends the page's geometry with `phase`, unless it is the same as the last one sent.
     @discardableResult
-    public mutating func sendGeometry(phase: ScrollPhase, force: Bool = false) -> [SessionEffect]? {
+    public mutating func sendGeometry(phase: FeedScrollPhase, force: Bool = false) -> [SessionEffect]? {
         let geometry = page.geometry
         if !force, let lastSent, lastSent.geometry == geometry, lastSent.phase == phase { return nil }
         lastSent = (geometry, phase)

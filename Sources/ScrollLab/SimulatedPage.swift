@@ -61,8 +61,8 @@ public struct SimulatedPage: Equatable, Sendable {
     public func height(of item: FeedItem) -> Double { item.height ?? layout.itemHeight }
 
     /// The geometry the page reports for this frame.
-    public var geometry: ScrollGeometry {
-        ScrollGeometry(
+    public var geometry: FeedGeometry {
+        FeedGeometry(
             contentOffset: ScrollPoint(x: 0, y: scroll - layout.insetTop - pull + overshoot),
             contentSize: ScrollSize(width: layout.containerWidth, height: items.isEmpty ? 0 : reportedContentHeight),
             containerSize: ScrollSize(width: layout.containerWidth, height: layout.containerHeight),

@@ -21,8 +21,8 @@ public struct FeedController: Sendable {
     private var edges: [FeedEdge: EdgePhase] = [.bottom: .idle, .top: .idle]
     private var refresh = RefreshStatus.idle
     private var holdDue: Int64?
-    private var lastGeometry: ScrollGeometry?
-    private var lastPhase = ScrollPhase.idle
+    private var lastGeometry: FeedGeometry?
+    private var lastPhase = FeedScrollPhase.idle
     private let jitter: @Sendable (Int) -> Int
 
     /// A controller for one feed. `hasMore`, `hasPrevious`: what the feed has beyond its first items.
@@ -68,7 +68,7 @@ public struct FeedController: Sendable {
     // MARK: Geometry
 
     /// One geometry of the scroll view, with its phase: runs the preset's rules and says what they start.
-    public mutating func geometryChanged(_ geometry: ScrollGeometry, phase: ScrollPhase, now: Int64) -> [FeedAction] {
+    public mutating func geometryChanged(_ geometry: FeedGeometry, phase: FeedScrollPhase, now: Int64) -> [FeedAction] {
         lastGeometry = geometry
         lastPhase = phase
         let verdict = settings.preset.evaluate(

@@ -3,7 +3,7 @@ public struct RuleMemory: Equatable, Hashable, Sendable {
     /// The bottom rule's value on the last geometry.
     public var reachedBottom = false
     /// The phase of the last geometry, to see the release.
-    public var phase: ScrollPhase = .idle
+    public var phase: FeedScrollPhase = .idle
     /// The pull as the preset sees it.
     public var pull = PullState()
     /// `playground`: the content length when items last landed; the first geometry with another length
@@ -46,7 +46,7 @@ extension Preset {
     ///
     /// `refreshing` is the session's refresh indicator: some designs ignore or freeze the pull meanwhile.
     public func evaluate(
-        _ geometry: ScrollGeometry, phase: ScrollPhase, settings: FeedSettings, refreshing: Bool,
+        _ geometry: FeedGeometry, phase: FeedScrollPhase, settings: FeedSettings, refreshing: Bool,
         memory: inout RuleMemory
     ) -> RuleVerdict {
         let axis = geometry.along(settings.axis)
@@ -115,7 +115,7 @@ extension Preset {
     }
 
     private func evaluatePull(
-        _ geometry: ScrollGeometry, _ axis: AxisGeometry, released: Bool, settings: FeedSettings, refreshing: Bool,
+        _ geometry: FeedGeometry, _ axis: AxisGeometry, released: Bool, settings: FeedSettings, refreshing: Bool,
         memory: inout RuleMemory, verdict: inout RuleVerdict
     ) {
         let threshold = settings.pullThreshold

@@ -13,8 +13,8 @@ public final class FeedDriver {
     private let refresh: (@MainActor () async throws -> Int)?
     private let onChange: @MainActor (IndicatorState, FeedAction?) -> Void
     private let clock: @MainActor () -> Int64
-    private var geometry: ScrollGeometry?
-    private var phase = ScrollPhase.idle
+    private var geometry: FeedGeometry?
+    private var phase = FeedScrollPhase.idle
     private var loads: [FeedEdge: (task: Task<Void, Never>, id: Int)] = [:]
     private var nextLoad = 0
 
@@ -48,13 +48,13 @@ public final class FeedDriver {
     }
 
     /// The scroll view's geometry changed.
-    public func geometryChanged(_ geometry: ScrollGeometry) {
+    public func geometryChanged(_ geometry: FeedGeometry) {
         self.geometry = geometry
         perform(controller.geometryChanged(geometry, phase: phase, now: clock()))
     }
 
     /// The scroll view's phase changed: the rules see it with the last geometry (a release is a phase change).
-    public func phaseChanged(_ phase: ScrollPhase) {
+    public func phaseChanged(_ phase: FeedScrollPhase) {
         self.phase = phase
         guard let geometry else { return }
         perform(controller.geometryChanged(geometry, phase: phase, now: clock()))

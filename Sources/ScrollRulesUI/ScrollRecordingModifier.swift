@@ -21,13 +21,13 @@
         /// The content, recorded.
         public func body(content: Content) -> some View {
             content
-                .onScrollGeometryChange(for: ScrollRules.ScrollGeometry.self, of: { ScrollRules.ScrollGeometry($0) }) {
+                .onScrollGeometryChange(for: FeedGeometry.self, of: { FeedGeometry($0) }) {
                     _, new in
                     frame.geometry = new
                     record()
                 }
                 .onScrollPhaseChange { _, new in
-                    frame.phase = ScrollRules.ScrollPhase(new)
+                    frame.phase = FeedScrollPhase(new)
                     record()
                 }
         }
@@ -43,8 +43,8 @@
     /// The last geometry and phase seen, and the recording's clock.
     @MainActor
     final class RecordedFrame {
-        var geometry: ScrollRules.ScrollGeometry?
-        var phase = ScrollRules.ScrollPhase.idle
+        var geometry: FeedGeometry?
+        var phase = FeedScrollPhase.idle
         let clock = FeedDriver.continuousClock()
     }
 

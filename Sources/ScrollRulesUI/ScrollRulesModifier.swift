@@ -2,7 +2,7 @@
     import SwiftUI
     import ScrollRules
 
-    extension ScrollRules.ScrollGeometry {
+    extension FeedGeometry {
         /// SwiftUI's scroll geometry in the rules' terms (the same names, in `Double`).
         public init(_ geometry: SwiftUI.ScrollGeometry) {
             self.init(
@@ -17,7 +17,7 @@
         }
     }
 
-    extension ScrollRules.ScrollPhase {
+    extension FeedScrollPhase {
         /// SwiftUI's scroll phase in the rules' terms.
         public init(_ phase: SwiftUI.ScrollPhase) {
             switch phase {
@@ -55,12 +55,12 @@
         /// The content, observed.
         public func body(content: Content) -> some View {
             content
-                .onScrollGeometryChange(for: ScrollRules.ScrollGeometry.self, of: { ScrollRules.ScrollGeometry($0) }) {
+                .onScrollGeometryChange(for: FeedGeometry.self, of: { FeedGeometry($0) }) {
                     _, new in
                     driver.geometryChanged(new)
                 }
                 .onScrollPhaseChange { _, new in
-                    driver.phaseChanged(ScrollRules.ScrollPhase(new))
+                    driver.phaseChanged(FeedScrollPhase(new))
                 }
         }
     }

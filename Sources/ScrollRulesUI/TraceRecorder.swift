@@ -14,7 +14,7 @@ public struct TraceRecorder: Sendable {
     /// The trace's lines so far: the header, the `hello`, the geometry.
     public private(set) var lines: [String]
     private var seq = 0
-    private var last: (geometry: ScrollGeometry, phase: ScrollPhase)?
+    private var last: (geometry: FeedGeometry, phase: FeedScrollPhase)?
 
     /// A recorder whose trace starts at `t` (milliseconds on the app's monotonic clock).
     public init(app: String, device: String, settings: FeedSettings, at t: Int64 = 0) {
@@ -41,7 +41,7 @@ public struct TraceRecorder: Sendable {
 
     /// One frame: the `geometry` message to send, or nil when neither the geometry nor the phase changed
     /// (or a number is not finite). The trace gets it as an `input` at `t`.
-    public mutating func frame(_ geometry: ScrollGeometry, phase: ScrollPhase, at t: Int64) -> String? {
+    public mutating func frame(_ geometry: FeedGeometry, phase: FeedScrollPhase, at t: Int64) -> String? {
         if let last, last.geometry == geometry, last.phase == phase { return nil }
         let numbers = [
             geometry.contentOffset.x, geometry.contentOffset.y, geometry.contentSize.width,

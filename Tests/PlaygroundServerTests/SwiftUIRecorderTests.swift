@@ -15,8 +15,8 @@ struct SwiftUIRecorderTests {
     static func scripted(_ recorder: inout TraceRecorder) -> (messages: [String], end: Int64) {
         var messages: [String] = []
         var t: Int64 = 40
-        func frame(_ offset: Double, _ phase: ScrollPhase) {
-            let geometry = ScrollGeometry(
+        func frame(_ offset: Double, _ phase: FeedScrollPhase) {
+            let geometry = FeedGeometry(
                 contentOffset: ScrollPoint(x: 0, y: offset), contentSize: ScrollSize(width: 393, height: 3000),
                 containerSize: ScrollSize(width: 393, height: 852),
                 contentInsets: ScrollInsets(top: 0, leading: 0, bottom: 34, trailing: 0))

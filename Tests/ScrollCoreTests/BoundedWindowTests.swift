@@ -218,8 +218,8 @@ struct BoundedWindowTests {
         #expect(h.session.window.trimmed.bottom == 11)
     }
 
-    static func at(_ y: Double, content: Double = 2000) -> ScrollGeometry {
-        ScrollGeometry(
+    static func at(_ y: Double, content: Double = 2000) -> FeedGeometry {
+        FeedGeometry(
             contentOffset: ScrollPoint(x: 0, y: y), contentSize: ScrollSize(width: 400, height: content),
             containerSize: ScrollSize(width: 400, height: 800))
     }

@@ -25,7 +25,7 @@ struct ClientMessageDecodingTests {
 
     static let geometry = GeometryReport(
         seq: 7, t: 1234.5,
-        geometry: ScrollGeometry(
+        geometry: FeedGeometry(
             contentOffset: ScrollPoint(x: 0, y: -12.25), contentSize: ScrollSize(width: 390, height: 2400),
             containerSize: ScrollSize(width: 390, height: 844),
             contentInsets: ScrollInsets(top: 47, leading: 0, bottom: 34, trailing: 0)),

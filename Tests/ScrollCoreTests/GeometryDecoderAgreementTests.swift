@@ -49,7 +49,7 @@ struct GeometryDecoderAgreementTests {
                     "containerSize",
                     object([("width", number(nonNegative: true)), ("height", number(nonNegative: true))])
                 ),
-                ("phase", "\"\(ScrollPhase.allCases[below(5)].rawValue)\""),
+                ("phase", "\"\(FeedScrollPhase.allCases[below(5)].rawValue)\""),
             ]
             if chance(70) {
                 members.append(

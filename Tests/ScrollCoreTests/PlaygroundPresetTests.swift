@@ -141,8 +141,8 @@ struct PlaygroundPresetTests {
     /// With `axis: horizontal` the same rules read x, width, leading and trailing.
     @Test func horizontalAxisWorksTheSameOnX() {
         var h = Harness(["axis": "horizontal"])
-        func geometry(x: Double, y: Double = 0, leading: Double = 0) -> ScrollGeometry {
-            ScrollGeometry(
+        func geometry(x: Double, y: Double = 0, leading: Double = 0) -> FeedGeometry {
+            FeedGeometry(
                 contentOffset: ScrollPoint(x: x, y: y), contentSize: ScrollSize(width: 2000, height: 1000),
                 containerSize: ScrollSize(width: 800, height: 1000), contentInsets: ScrollInsets(leading: leading))
         }

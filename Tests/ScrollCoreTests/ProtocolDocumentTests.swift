@@ -45,6 +45,6 @@ struct ProtocolDocumentTests {
         #expect(Self.missing(ScrollConfig.settings.map(\.name)) == [])
         #expect(
             Self.missing(RetryPolicy.allCases.map(\.rawValue) + LoadFailureState.Next.allCases.map(\.rawValue)) == [])
-        #expect(Self.missing(ScrollPhase.allCases.map(\.rawValue)) == [])
+        #expect(Self.missing(FeedScrollPhase.allCases.map(\.rawValue)) == [])
     }
 }

@@ -91,7 +91,7 @@ struct SessionLifecycleTests {
         let initial = session
         let geometry = GeometryReport(
             seq: 1,
-            geometry: ScrollGeometry(
+            geometry: FeedGeometry(
                 contentSize: ScrollSize(width: 400, height: 100), containerSize: ScrollSize(width: 400, height: 800)))
         for event: SessionEvent in [
             .geometryReceived(geometry), .loadMoreRequested, .refreshRequested, .resetRequested,

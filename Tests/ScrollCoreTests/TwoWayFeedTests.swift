@@ -126,7 +126,7 @@ struct TwoWayFeedTests {
         var h = Harness(["startAt": 101, "loadLatencyMs": 100])
         @discardableResult func report(_ y: Double, content: Double, rev: Int, anchor: ItemAnchor) -> [SessionEffect] {
             h.geometry(
-                ScrollGeometry(
+                FeedGeometry(
                     contentOffset: ScrollPoint(x: 0, y: y), contentSize: ScrollSize(width: 400, height: content),
                     containerSize: ScrollSize(width: 400, height: 800)),
                 anchor: anchor, rev: rev)
@@ -143,7 +143,7 @@ struct TwoWayFeedTests {
         h.scroll(y: 0, content: 3700)
         h.advance(by: 100)
         h.geometry(
-            ScrollGeometry(
+            FeedGeometry(
                 contentOffset: .zero, contentSize: ScrollSize(width: 400, height: 3700),
                 containerSize: ScrollSize(width: 400, height: 800)),
             anchor: ItemAnchor(id: "item-81", offset: 0), rev: 2)

@@ -3,8 +3,8 @@ import Testing
 
 /// The controller's decisions on scripted geometry, completions and a manual clock.
 struct FeedControllerTests {
-    static func geometry(offset: Double, content: Double = 3000, container: Double = 844) -> ScrollGeometry {
-        ScrollGeometry(
+    static func geometry(offset: Double, content: Double = 3000, container: Double = 844) -> FeedGeometry {
+        FeedGeometry(
             contentOffset: ScrollPoint(x: 0, y: offset), contentSize: ScrollSize(width: 390, height: content),
             containerSize: ScrollSize(width: 390, height: container))
     }

@@ -14,7 +14,7 @@ struct FeedDriverTests {
         var actions: [FeedAction] = []
     }
 
-    static let atTheBottom = ScrollGeometry(
+    static let atTheBottom = FeedGeometry(
         contentOffset: ScrollPoint(x: 0, y: 2156), contentSize: ScrollSize(width: 390, height: 3000),
         containerSize: ScrollSize(width: 390, height: 844))
 

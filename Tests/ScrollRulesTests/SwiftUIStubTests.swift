@@ -91,8 +91,8 @@ struct SwiftUIStubTests {
                 }
             }
 
-            func converted(_ geometry: SwiftUI.ScrollGeometry, _ phase: SwiftUI.ScrollPhase) -> (ScrollRules.ScrollGeometry, ScrollRules.ScrollPhase) {
-                (ScrollRules.ScrollGeometry(geometry), ScrollRules.ScrollPhase(phase))
+            func converted(_ geometry: SwiftUI.ScrollGeometry, _ phase: SwiftUI.ScrollPhase) -> (FeedGeometry, FeedScrollPhase) {
+                (FeedGeometry(geometry), FeedScrollPhase(phase))
             }
             """, name: "Uses")
         #expect(result.status == 0, "\(result.output)")

@@ -50,10 +50,10 @@ struct Harness {
     @discardableResult
     mutating func scroll(
         y: Double, x: Double = 0, content: Double = 2000, container: Double = 800, insets: ScrollInsets = .zero,
-        phase: ScrollPhase = .idle
+        phase: FeedScrollPhase = .idle
     ) -> [SessionEffect] {
         geometry(
-            ScrollGeometry(
+            FeedGeometry(
                 contentOffset: ScrollPoint(x: x, y: y), contentSize: ScrollSize(width: 400, height: content),
                 containerSize: ScrollSize(width: 400, height: container), contentInsets: insets),
             phase: phase)
@@ -62,7 +62,7 @@ struct Harness {
     /// Sends any geometry; the next `seq` is used.
     @discardableResult
     mutating func geometry(
-        _ geometry: ScrollGeometry, phase: ScrollPhase = .idle, anchor: ItemAnchor? = nil, rev: Int? = nil
+        _ geometry: FeedGeometry, phase: FeedScrollPhase = .idle, anchor: ItemAnchor? = nil, rev: Int? = nil
     ) -> [SessionEffect] {
         seq += 1
         return send(

@@ -56,7 +56,7 @@ public struct ScrollInsets: Equatable, Hashable, Sendable, Codable {
 }
 
 /// The phase of a scroll interaction, as SwiftUI's `ScrollPhase`.
-public enum ScrollPhase: String, Equatable, Hashable, Sendable, Codable, CaseIterable {
+public enum FeedScrollPhase: String, Equatable, Hashable, Sendable, Codable, CaseIterable {
     /// Nothing moves.
     case idle
     /// A touch is down but has not moved enough to scroll yet.
@@ -78,7 +78,7 @@ public enum ScrollAxis: String, Equatable, Hashable, Sendable, Codable, CaseIter
 }
 
 /// The scroll geometry the page reports, with SwiftUI's `ScrollGeometry` names and conventions.
-public struct ScrollGeometry: Equatable, Hashable, Sendable, Codable {
+public struct FeedGeometry: Equatable, Hashable, Sendable, Codable {
     /// The content's top-left scroll position; negative while the user pulls past the top.
     public var contentOffset: ScrollPoint
     /// The size of all the content.
@@ -116,7 +116,7 @@ public struct ScrollGeometry: Equatable, Hashable, Sendable, Codable {
     }
 }
 
-/// One axis of a `ScrollGeometry`, and the values the rules derive from it.
+/// One axis of a `FeedGeometry`, and the values the rules derive from it.
 public struct AxisGeometry: Equatable, Sendable {
     /// `contentOffset.y` (or `.x`).
     public var offset: Double
