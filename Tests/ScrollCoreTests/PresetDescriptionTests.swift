@@ -113,14 +113,14 @@ struct PresetDescriptionTests {
         #expect(presets.first { $0["name"] == "refreshOffsetObservable" }?["refresh"] == "immediate")
     }
 
-    /// README's table of presets lists every preset, once.
-    @Test func readmesPresetTableListsEveryPreset() {
+    /// docs/presets.md's table of presets lists every preset, once.
+    @Test func thePresetsDocumentsTableListsEveryPreset() {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let readme = (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        let readme = (try? String(contentsOf: root.appendingPathComponent("docs/presets.md"), encoding: .utf8)) ?? ""
         let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.firstIndex(of: "## Presets") else {
-            Issue.record("README has no Presets section")
+        guard let start = lines.firstIndex(of: "# Presets") else {
+            Issue.record("docs/presets.md has no Presets title")
             return
         }
         let table = lines[(start + 1)...].drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
