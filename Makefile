@@ -18,6 +18,7 @@ LOG_DIR ?= logs
 
 run: deps
 	$(SWIFT) build -c release --product scroll-playground
+	@echo "Command line (replay, simulate, check, export): $(CURDIR)/.build/release/scroll-playground --help"
 	.build/release/scroll-playground --host $(HOST) --port $(PORT) --log-dir $(LOG_DIR) $(ARGS)
 
 test: deps browser-deps lint

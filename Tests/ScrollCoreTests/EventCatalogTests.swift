@@ -3,8 +3,8 @@ import Testing
 
 @testable import ScrollCore
 
-/// The event catalog is the one list of event kinds (issue 21 §2): docs/events.md's and docs/protocol.md's event
-/// tables list exactly its names, each once, a row never mixing categories; `welcome.events` serves it.
+/// The event catalog is the one list of event kinds (issue 21 §2): docs/protocol.md's event table
+/// lists exactly its names, each once, a row never mixing categories; `welcome.events` serves it.
 struct EventCatalogTests {
     static func text(_ path: String) -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -36,10 +36,6 @@ struct EventCatalogTests {
             let categories = Set(row.compactMap { EventName(rawValue: $0)?.category })
             #expect(categories.count <= 1, "\(path): the row \(row) mixes categories \(categories)")
         }
-    }
-
-    @Test func theEventsDocumentsTableIsTheCatalog() {
-        Self.check("docs/events.md")
     }
 
     @Test func theProtocolsEventTableIsTheCatalog() {
