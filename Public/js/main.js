@@ -540,13 +540,12 @@ inspector.addEventListener("config", ({ detail }) => {
   // its first): switching between presets that open at different ends resets the feed, as Reset would, and
   // the log says why beside the server's sessionReset.
   const opensAtBottom = described(detail.preset).opensAtBottom === true;
-  if (detail.preset && detail.preset !== config.preset && opensAtBottom !== (described().opensAtBottom === true)) {
+  if (detail.preset && detail.preset !== config.preset && opensAtBottom !== (described().opensAtBottom === true) && resetFeed()) {
     resetNote = {
       preset: detail.preset,
       reason: opensAtBottom ? "opens at the bottom: the feed was reset to its newest items"
         : "opens at the top: the feed was reset to its first items",
     };
-    resetFeed();
   }
 });
 
@@ -565,13 +564,15 @@ byId("btn-refresh").addEventListener("click", () => connection.send({ type: "ref
 byId("btn-load-more").addEventListener("click", () => connection.send({ type: "loadMore" }));
 byId("btn-reset").addEventListener("click", () => resetFeed());
 
+/** Asks the server for a new list; false when there is no connection to ask on. */
 function resetFeed() {
   // Until the new list lands, a geometry would describe the list being replaced: the server, its rules
   // already reset, would judge the old bottom as a fresh reachedBottom. None is sent meanwhile.
-  if (!connection.send({ type: "reset" })) return;
+  if (!connection.send({ type: "reset" })) return false;
   clearTimeout(resetTimer);
   awaitingReset = true;
   resetTimer = setTimeout(() => { awaitingReset = false; reporter.wake(); }, 3000);
+  return true;
 }
 byId("load-retry").addEventListener("click", () => connection.send({ type: "loadMore" }));
 byId("btn-load-previous").addEventListener("click", () => connection.send({ type: "loadPrevious" }));
