@@ -38,15 +38,17 @@ struct SlowReaderTests {
     /// and closes before the server's next WRITEABLE was reported as "5558 of 5558 body bytes written".
     @Test func aReaderThatGetsTheWholeAnswerAndClosesIsNotReportedAsCutOff() throws {
         let server = try TestServer()
-        // A busy service thread (a server with many sessions) widens the gap between lws's flush of the rest
-        // of an answer and the WRITEABLE after it, which the reader's close can then beat.
+        // A service thread kept busy (a server with many sessions, here half-millisecond pauses one after
+        // another) widens the gap between lws's flush of the rest of an answer and the WRITEABLE after it,
+        // which the reader's close can then beat. The pauses sleep: the test burns no core.
         let busy = Monitor(true)
         let load = ServiceThread {
             while busy.update({ $0 }) {
                 let done = Monitor(false)
                 server.server.execute { _ in
-                    let until = ContinuousClock.now + .microseconds(500)
-                    while ContinuousClock.now < until {}
+                    var pause = timespec(tv_sec: 0, tv_nsec: 500_000)
+                    var left = timespec()
+                    while nanosleep(&pause, &left) != 0, errno == EINTR { pause = left }
                     done.update { $0 = true }
                 }
                 _ = done.wait(timeout: .seconds(5)) { $0 ? true : nil }
