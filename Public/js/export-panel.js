@@ -37,13 +37,6 @@ export class ExportPanel {
     byId("export-status").textContent = "";
   }
 
-  /** Shows why a setting from the page's link was not applied (the server's own words). */
-  showLinkRefusal(field, message) {
-    const note = byId("export-link-error");
-    note.textContent = `This link's ${field} was not applied: ${message}`;
-    note.hidden = false;
-  }
-
   async copy(format) {
     const text = byId(`export-${format}`).textContent;
     const button = byId(`export-copy-${format}`);

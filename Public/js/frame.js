@@ -16,13 +16,22 @@ const NARROW = "(max-width: 879px)";
 
 /** Events (EventTarget): `change` (detail: {width, height, scale}) whenever the size or scale changes. */
 export class PhoneFrame extends EventTarget {
-  constructor({ stage, slot, phone, select, customOption, readout, handle, fixedParts }) {
+  constructor({ stage, slot, phone, select, customOption, readout, handle, group, stageHome, narrowHome, fixedParts }) {
     super();
-    Object.assign(this, { stage, slot, phone, select, customOption, readout, handle });
+    Object.assign(this, { stage, slot, phone, select, customOption, readout, handle, stageHome });
     this.fixedParts = fixedParts; // elements whose height the phone must leave room for in the window
     this.axis = "vertical";
     this.physics = "";
-    if (window.matchMedia(NARROW).matches) select.value = SCREEN;
+    const narrow = window.matchMedia(NARROW);
+    if (narrow.matches) select.value = SCREEN;
+    // The frame's choice sits beside the phone on a wide screen; on a phone, whose feed tab is the feed
+    // alone, it is in the Settings tab.
+    const place = () => {
+      const home = narrow.matches ? narrowHome : stageHome;
+      if (group.parentElement !== home) home.prepend(group);
+    };
+    place();
+    narrow.addEventListener("change", place);
     this.size = this.selectedSize();
     this.scale = 1;
     this.drag = null;
@@ -98,9 +107,16 @@ export class PhoneFrame extends EventTarget {
     };
   }
 
+  /** The stage's width for the phone: less its padding and, on a wide screen, the rail beside the phone. */
   room() {
     const style = getComputedStyle(this.stage);
-    return this.stage.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const rail = this.railBeside ? this.stageHome.offsetWidth + parseFloat(style.columnGap) : 0;
+    return this.stage.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - rail;
+  }
+
+  /** Whether the stage's other parts are in a rail beside the phone (a grid; on a phone they are around it). */
+  get railBeside() {
+    return getComputedStyle(this.stage).display === "grid";
   }
 
   /** How tall the phone may be on screen so the feed and its buttons stay in the window. */
@@ -110,6 +126,11 @@ export class PhoneFrame extends EventTarget {
   }
 
   layout() {
+    // A hidden stage (a phone's other tabs) has no room to measure: the scale waits until it is shown.
+    if (this.stage.getClientRects().length === 0) {
+      this.updateReadout();
+      return;
+    }
     if (this.fitsScreen) this.size = this.selectedSize();
     const { w, h } = this.frameSize;
     this.phone.style.setProperty("--frame-w", `${w}px`);

@@ -7,7 +7,8 @@
 // Wheel events carry no gesture phase, so a trackpad's momentum looks like a finger. The rule
 // (docs/fidelity.md, "The page"): a wheel burst (events under 150 ms apart) that starts at rest at an end
 // and goes outward is a pull and follows the rubber band; a burst that reaches an end from inside is
-// momentum: the content bounces with the burst's speed and the rest of the burst is dropped.
+// momentum: the content bounces with the burst's speed and the rest of the burst is dropped until there is
+// room that way again (a page landed): a wheel that keeps turning keeps scrolling, as a Mac's does.
 
 import { IOSScrollModel, bounds } from "./ios-scroll.js";
 import { RULES } from "../recorder.js";
@@ -196,7 +197,13 @@ export class IOSDriver {
     wheel.sign = sign;
     wheel.samples.push({ t, delta });
     while (wheel.samples.length > 1 && t - wheel.samples[0].t > VELOCITY_WINDOW_MS) wheel.samples.shift();
-    if (wheel.mode === "momentum") return;
+    if (wheel.mode === "momentum") {
+      // The tail of momentum that reached an end is dropped while that end is where it was; once there is
+      // room the way it goes (the next page landed, or a prepend shifted the content), the wheel moves it again.
+      if (!this.roomAhead(sign, b)) return;
+      this.model.touchDown(b);
+      wheel.mode = "drag";
+    }
     const position = this.model.position;
     const target = position + delta;
     const inside = position >= 0 && position <= b.maxOffset;
@@ -211,6 +218,13 @@ export class IOSDriver {
     }
     this.model.drag(delta, b);
     this.apply(b);
+  }
+
+  /** Whether the content is inside and short of the end that `sign` heads for. */
+  roomAhead(sign, b) {
+    const position = this.model.position;
+    if (position < 0 || position > b.maxOffset) return false;
+    return sign > 0 ? position < b.maxOffset - AT_EDGE : position > AT_EDGE;
   }
 
   startWheelBurst(sign, b) {

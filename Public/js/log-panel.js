@@ -20,8 +20,8 @@ const CATEGORY_LABELS = {
 };
 
 export class LogPanel {
-  constructor({ scroll, list, empty, noMatch, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow, confirm, confirmText, confirmClear, confirmCancel }) {
-    Object.assign(this, { scroll, list, empty, noMatch, count, nameFilter, textFilter, pause, exportButton, traceButton, clear, follow, confirm, confirmText, confirmClear, confirmCancel });
+  constructor({ scroll, list, empty, noMatch, count, nameFilter, textFilter, pause, exportButton, traceButton, traceNote, clear, follow, confirm, confirmText, confirmClear, confirmCancel }) {
+    Object.assign(this, { scroll, list, empty, noMatch, count, nameFilter, textFilter, pause, exportButton, traceButton, traceNote, clear, follow, confirm, confirmText, confirmClear, confirmCancel });
     this.seqs = new Set(); // seq of every record held, so history fetched after a reload is not doubled
     this.notes = new WeakMap(); // record → the page's note for its row
     this.events = []; // every record received (for export), oldest first
@@ -30,6 +30,7 @@ export class LogPanel {
     this.following = true;
     this.unseen = 0;
     this.sessionId = "";
+    this.lastTime = 0; // the latest time of a row shown (ms since 1970)
     this.knownNames = new Set();
     // The server's event catalog by name: {category, meaning, failure} (welcome.events).
     this.catalog = new Map();
@@ -144,8 +145,11 @@ export class LogPanel {
    * Something the page itself noticed (an `error` message, a connection change): shown, not exported.
    * `category` `note` is for what the page did on purpose rather than a problem.
    */
-  note(name, data, category = "client") {
-    const record = { seq: null, time: new Date().toISOString(), name, data, client: true, category };
+  note(name, data, category = "client", time = null) {
+    // At `time` (a server record's, ISO 8601), else now by the page's clock, which may run behind the
+    // server's: never earlier than the row it follows.
+    const at = Math.max(Date.parse(time ?? "") || Date.now(), this.lastTime);
+    const record = { seq: null, time: new Date(at).toISOString(), name, data, client: true, category };
     if (this.paused) {
       this.pending.push(record);
       return;
@@ -157,6 +161,8 @@ export class LogPanel {
     const fragment = document.createDocumentFragment();
     let visibleAdded = 0;
     for (const record of records) {
+      const at = Date.parse(record.time);
+      if (at > this.lastTime) this.lastTime = at;
       const row = this.renderRow(record);
       if (!this.matches(row)) row.hidden = true;
       else visibleAdded += 1;
@@ -307,6 +313,16 @@ export class LogPanel {
   exportJSONL() {
     const text = this.events.map((record) => JSON.stringify(record)).join("\n") + (this.events.length ? "\n" : "");
     saveFile(new Blob([text], { type: "application/x-ndjson" }), `scroll-playground-${this.sessionId || "session"}-events.jsonl`);
+  }
+
+  /**
+   * Why the session's trace is missing or incomplete, beside Download trace (the server's words); null: it
+   * records. Without a trace (`available` false: no --log-dir, a full log folder) the button is off.
+   */
+  setTraceNote(reason, available) {
+    this.traceNote.textContent = reason ?? "";
+    this.traceNote.hidden = !reason;
+    this.traceButton.disabled = !available;
   }
 
   /** Downloads the session's trace from the server (recorded with --log-dir), ready for `replay`. */

@@ -13,6 +13,8 @@ import { PhoneFrame } from "./frame.js";
 import { TraceView } from "./trace-view.js";
 import { forkPieces, sampleAt } from "./trace-file.js";
 import { ExportPanel } from "./export-panel.js";
+import { LinkNotice } from "./link-notice.js";
+import { SectionBar } from "./section-bar.js";
 
 const CLIENT_KEY = "scroll-playground.client"; // page-only settings and the scroll position, this tab
 const HISTORY_LIMIT = 10000;
@@ -41,6 +43,8 @@ let resetTimer = null;
 let forking = null;
 // A `scrollToItem` command whose item has not landed yet: the `replace` after it brings it.
 let pendingJump = null;
+// The reset a preset switch caused, noted in the log with the server's sessionReset.
+let resetNote = null;
 
 const feed = new FeedRenderer({
   phone: byId("phone"),
@@ -88,6 +92,7 @@ const log = new LogPanel({
   pause: byId("log-pause"),
   exportButton: byId("log-export"),
   traceButton: byId("log-trace"),
+  traceNote: byId("log-trace-note"),
   clear: byId("log-clear"),
   follow: byId("log-follow"),
   confirm: byId("log-confirm"),
@@ -97,6 +102,7 @@ const log = new LogPanel({
 });
 
 const timeline = new Timeline(byId("timeline"));
+new SectionBar(byId("section-bar"));
 const lanes = new CompareLanes(byId("lanes"), byId("lanes-wrap"));
 const traceView = new TraceView({
   panel: byId("trace-panel"),
@@ -123,21 +129,21 @@ const frame = new PhoneFrame({
   customOption: byId("frame-custom"),
   readout: byId("frame-readout"),
   handle: byId("frame-handle"),
-  // What must stay on screen with the phone: the bars above and the stage's own head and buttons.
+  group: byId("frame-group"),
+  stageHome: document.querySelector(".stage-top"),
+  narrowHome: byId("device-slot"),
+  // What must stay on screen with the phone: the bars above, and on a phone the line above the feed and the
+  // buttons under it (on a wide screen they are beside it).
   fixedParts: () => {
     const px = (element, property) => parseFloat(getComputedStyle(element)[property]) || 0;
     const stage = byId("stage");
     const layout = document.querySelector(".layout");
-    const head = document.querySelector(".stage .panel-head");
-    const readout = byId("frame-readout");
-    const actions = byId("stage-actions");
-    const line = byId("feed-line");
-    // The jump box and the window's range sit under the buttons (the range only with a bounded window).
-    const below = [byId("jump-form"), byId("window-readout")].filter((element) => !element.hidden);
-    const spacing = px(stage, "paddingTop") + px(stage, "paddingBottom") + px(layout, "paddingTop") + px(layout, "paddingBottom")
-      + px(head, "marginBottom") + px(readout, "marginBottom") + px(line, "marginBottom") + px(actions, "marginTop")
-      + below.reduce((sum, element) => sum + px(element, "marginTop"), 0) + 4;
-    return [document.querySelector(".topbar"), byId("tabs"), head, readout, line, actions, ...below, { offsetHeight: spacing }];
+    const beside = getComputedStyle(stage).display === "grid";
+    const around = beside ? [] : [document.querySelector(".stage-top"), document.querySelector(".stage-bottom")];
+    const gaps = around.length > 0 ? 2 * px(stage, "rowGap") : 0;
+    const spacing = px(stage, "paddingTop") + px(stage, "paddingBottom") + px(stage, "borderTopWidth") + px(stage, "borderBottomWidth")
+      + px(layout, "paddingTop") + px(layout, "paddingBottom") + gaps + 4;
+    return [document.querySelector(".topbar"), byId("link-notice"), ...around, { offsetHeight: spacing }];
   },
 });
 
@@ -145,10 +151,15 @@ feed.scale = () => frame.scale;
 feed.describe = (name) => described(name);
 
 // A link's settings (`?preset=chat&bottomThreshold=1500`, as `export --format url` writes them) open the
-// session; one the server refuses is shown in the export panel and left out of the next hello.
+// session; one the server refuses is shown at the top of the page and left out of the next hello.
 const linkSettings = {};
-for (const [name, text] of new URLSearchParams(location.search)) linkSettings[name] = linkValue(text);
+const linkText = {}; // each setting as the link spelled it, for the notice of a refused one
+for (const [name, text] of new URLSearchParams(location.search)) {
+  linkSettings[name] = linkValue(text);
+  linkText[name] = text;
+}
 const exportPanel = new ExportPanel();
+const linkNotice = new LinkNotice();
 
 /** A link's text as the command line reads it (ScrollConfig.apply(name:text:)): number, boolean or text. */
 function linkValue(text) {
@@ -198,6 +209,8 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, fork
   }
   log.setSession(msg.session);
   log.setCatalog(msg.events);
+  // A welcome names a reason only when the session has no trace at all (docs/protocol.md).
+  log.setTraceNote(typeof msg.recordingStopped === "string" ? msg.recordingStopped : null, msg.recordingStopped === undefined);
   inspector.setSession(msg.session);
   presets = new Map((Array.isArray(msg.presets) ? msg.presets : [])
     .filter((p) => p && typeof p === "object" && typeof p.name === "string").map((p) => [p.name, p]));
@@ -257,6 +270,8 @@ connection.addEventListener("message", ({ detail: msg }) => {
     }
     case "state":
       state = msg;
+      // A trace that stopped still downloads (it ends at its last whole input).
+      if (typeof msg.recordingStopped === "string" && !byId("log-trace").disabled) log.setTraceNote(msg.recordingStopped, true);
       feed.applyState(msg);
       noteFeedLine(null);
       inspector.setState(msg);
@@ -283,7 +298,7 @@ connection.addEventListener("message", ({ detail: msg }) => {
       // A refused first hello opened no session: the link's settings are what it refused.
       if (!connection.ready && msg.code === "bad_message" && Object.keys(linkSettings).length > 0) {
         const field = typeof msg.field === "string" ? msg.field : "setting";
-        exportPanel.showLinkRefusal(field, msg.message ?? "not accepted");
+        linkNotice.add(field, linkText[field], msg.message ?? "not accepted");
         if (Object.hasOwn(linkSettings, field)) delete linkSettings[field];
         else for (const name of Object.keys(linkSettings)) delete linkSettings[name];
         connection.helloAgain();
@@ -334,6 +349,11 @@ function receiveEvent(msg) {
   if (record.name === "configChanged") {
     applyConfig(configFromEvent(record.data), false);
     exportPanel.refresh();
+  }
+  // Stamped with the reset's own time: the rows stay in the server's time order.
+  if (record.name === "sessionReset" && resetNote) {
+    if (resetNote.preset === config.preset) log.note("presetReset", resetNote, "note", record.time);
+    resetNote = null;
   }
   if (record.name === "sessionResumed") {
     resuming = false;
@@ -516,11 +536,16 @@ inspector.addEventListener("config", ({ detail }) => {
   if (detail.axis) setAxis(detail.axis);
   // How this tab scrolls is the person's choice: the next session (a reload, a new tab's link aside) keeps it.
   if (detail.physics) writeStorage(CLIENT_KEY, { ...(readStorage(CLIENT_KEY) ?? {}), physics: detail.physics });
-  // A preset that opens at the bottom looks and behaves like itself only from its opening: switching to it
-  // resets the feed, as Reset would, and the log says why.
-  if (detail.preset && detail.preset !== config.preset && described(detail.preset).opensAtBottom && !described().opensAtBottom) {
-    log.note("presetReset", { preset: detail.preset, reason: "opens at the bottom: the feed was reset to its newest items" }, "note");
-    resetFeed();
+  // A preset looks and behaves like itself only from its own opening (a chat at its newest items, a feed at
+  // its first): switching between presets that open at different ends resets the feed, as Reset would, and
+  // the log says why beside the server's sessionReset.
+  const opensAtBottom = described(detail.preset).opensAtBottom === true;
+  if (detail.preset && detail.preset !== config.preset && opensAtBottom !== (described().opensAtBottom === true) && resetFeed()) {
+    resetNote = {
+      preset: detail.preset,
+      reason: opensAtBottom ? "opens at the bottom: the feed was reset to its newest items"
+        : "opens at the top: the feed was reset to its first items",
+    };
   }
 });
 
@@ -539,13 +564,15 @@ byId("btn-refresh").addEventListener("click", () => connection.send({ type: "ref
 byId("btn-load-more").addEventListener("click", () => connection.send({ type: "loadMore" }));
 byId("btn-reset").addEventListener("click", () => resetFeed());
 
+/** Asks the server for a new list; false when there is no connection to ask on. */
 function resetFeed() {
   // Until the new list lands, a geometry would describe the list being replaced: the server, its rules
   // already reset, would judge the old bottom as a fresh reachedBottom. None is sent meanwhile.
-  if (!connection.send({ type: "reset" })) return;
+  if (!connection.send({ type: "reset" })) return false;
   clearTimeout(resetTimer);
   awaitingReset = true;
   resetTimer = setTimeout(() => { awaitingReset = false; reporter.wake(); }, 3000);
+  return true;
 }
 byId("load-retry").addEventListener("click", () => connection.send({ type: "loadMore" }));
 byId("btn-load-previous").addEventListener("click", () => connection.send({ type: "loadPrevious" }));
@@ -571,7 +598,9 @@ byId("skip-feed").addEventListener("click", (event) => {
 });
 feed.addEventListener("leave", ({ detail }) => {
   if (detail === "after") focusAfterFeed();
-  else byId("frame-size").focus();
+  // Before the feed: the frame's choice, or on a phone (where that is in Settings) the feed's tab.
+  else if (byId("frame-size").offsetParent !== null) byId("frame-size").focus();
+  else document.querySelector(".tab[data-tab=feed]").focus();
 });
 
 // ---------- the line above the feed: the pull hint, then the live readout ----------

@@ -13,6 +13,7 @@ const WINDOW_MS = 30_000;
 const KEEP_MS = 35_000;
 const PAD = { left: 52, right: 10, top: 10, bottom: 22 };
 const PULL_BAND = 0.28; // share of the plot height for negative offsets (pulls)
+const LABEL_SPACING = 18; // px between the middles of two y labels: 11 (or 13) px type and a clear gap
 const LOG_KNEE_PX = 40; // offsets up to this are near-linear; beyond, each decade gets about the same height
 const LIVE_MS = 600; // after a sample, keep drawing every frame this long
 const IDLE_REDRAW_MS = 1000;
@@ -46,7 +47,10 @@ export class Timeline {
       this.colors = null;
       this.invalidate();
     });
-    new ResizeObserver(() => this.invalidate()).observe(canvas);
+    new ResizeObserver(() => {
+      this.colors = null; // the type size follows the layout (13 px on a phone)
+      this.invalidate();
+    }).observe(canvas);
     document.addEventListener("visibilitychange", () => this.invalidate());
     this.invalidate();
   }
@@ -178,6 +182,7 @@ export class Timeline {
       text: get("--muted"), faint: get("--faint"), grid: get("--line"), offset: get("--accent"),
       pull: get("--refresh"), bottom: get("--load"), reached: get("--violet"), load: get("--load"),
       refresh: get("--refresh"), disagree: get("--disagree"), panel: get("--panel"), failed: get("--fail"),
+      fontSize: parseFloat(getComputedStyle(this.canvas).fontSize) || 11,
     };
   }
 
@@ -229,7 +234,7 @@ export class Timeline {
     ctx.fillRect(plot.x, plot.y, plot.w, zeroAt - plot.y);
     ctx.globalAlpha = 1;
 
-    ctx.font = "11px system-ui, sans-serif";
+    ctx.font = `${c.fontSize}px system-ui, sans-serif`;
     ctx.textBaseline = "middle";
 
     // spans (behind everything)
@@ -268,11 +273,11 @@ export class Timeline {
     ctx.stroke();
     const maxY = plot.y + plot.h - 4;
     const labels = [{ text: "0", y: zeroY }, { text: `${Math.round(min)}`, y: plot.y + 5 }];
-    // Log ticks: 100, 1k, 10k… while they fit between zero and the bottom edge's label (11 px type).
+    // Log ticks: 100, 1k, 10k… while they keep clear of zero and of the bottom edge's label.
     let lastY = zeroY;
     for (let tick = 100; tick < max; tick *= 10) {
       const y = yOf(tick);
-      if (y - lastY < 14 || maxY - y < 13) continue;
+      if (y - lastY < LABEL_SPACING || maxY - y < LABEL_SPACING) continue;
       ctx.strokeStyle = c.grid;
       ctx.beginPath();
       ctx.moveTo(plot.x, Math.round(y) + 0.5);

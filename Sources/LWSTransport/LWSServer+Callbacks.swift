@@ -91,7 +91,12 @@ extension LWSServer {
             return lws_callback_http_dummy(wsi, reason, user, input, length)
 
         case LWS_CALLBACK_HTTP_DROP_PROTOCOL, LWS_CALLBACK_CLOSED_HTTP:
-            if let id = sessionID(user), let pending = httpResponses.removeValue(forKey: id) {
+            // An answer handed to lws whole, and lws holding none of it (its output is freed only after
+            // these callbacks), reached the socket: the reader closed after the flush, before the WRITEABLE
+            // that would have closed it here. Only an answer with bytes left is cut off.
+            if let id = sessionID(user), let pending = httpResponses.removeValue(forKey: id),
+                pending.written < pending.length || lws_partial_buffered(wsi) != 0
+            {
                 reportDrop(pending)
             }
             return lws_callback_http_dummy(wsi, reason, user, input, length)

@@ -339,6 +339,13 @@ final class SessionHost: WebServerDelegate {
             + "or resumable sessions' traces; the trace ends at the last whole input"
     }
 
+    /// Why the session has no trace at all, for its `welcome`; nil when it has one. A trace that stopped
+    /// still downloads and replays: that is news for a `state`, so a welcome's reason always means "none".
+    func traceMissing(of hosted: Hosted) -> String? {
+        guard hosted.trace == nil else { return nil }
+        return hosted.notRecorded ?? "not recorded: the server runs without --log-dir DIR"
+    }
+
     /// Makes room for a new session by dropping the held session that has waited longest for its page.
     func evictLongestWaiting(loop: WebServerLoop) {
         let waiting = sessions.values.filter { $0.connection == nil }
@@ -406,7 +413,8 @@ final class SessionHost: WebServerDelegate {
             switch effect {
             case .send(var message):
                 guard let connection = hosted.connection else { continue }
-                if let reason = recordingStopped(of: hosted) { message = message.noting(recordingStopped: reason) }
+                let reason = message.kind == .welcome ? traceMissing(of: hosted) : recordingStopped(of: hosted)
+                if let reason { message = message.noting(recordingStopped: reason) }
                 loop.send(message.encoded(), to: connection, coalescingKey: message.coalescingKey)
                 if case .error(let error) = message, error.code.isRefusal { refusedOn = connection }
             case .schedule(let timer, let delay):

@@ -48,7 +48,7 @@ def test_a_copied_link_opens_a_new_page_with_the_same_settings(start_server, ope
     assert config["preset"] == "playground"
     expect(other.locator("#controls input[name=bottomThreshold]")).to_have_value("1500")
     expect(other.locator("#export-url")).to_have_text(copied)
-    expect(other.locator("#export-link-error")).to_be_hidden()
+    expect(other.locator("#link-notice")).to_be_hidden()
     assert probe.problems() == [], "\n".join(probe.problems())
     assert other_probe.problems() == [], "\n".join(other_probe.problems())
 
@@ -56,9 +56,9 @@ def test_a_copied_link_opens_a_new_page_with_the_same_settings(start_server, ope
 def test_a_refused_value_in_a_link_shows_the_servers_message(start_server, open_page):
     server = start_server(preset="playground")
     page, _ = open_page(server, query="?preset=chat&retryMax=500&bottomThreshold=900")
-    note = page.locator("#export-link-error")
+    note = page.locator("#link-notice")
     expect(note).to_be_visible()
-    expect(note).to_contain_text("retryMax")
+    expect(note).to_contain_text("retryMax=500")
     expect(note).to_contain_text("retryMax must be in 0…100")
     # The rest of the link still applies; the refused value is left out, not guessed.
     config = page.evaluate("window.playground.config")
@@ -67,7 +67,7 @@ def test_a_refused_value_in_a_link_shows_the_servers_message(start_server, open_
     assert config["retryMax"] != 500
     expect(page.locator("#export-url")).not_to_contain_text("retryMax")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator("#export-panel").screenshot(path=str(SCREENSHOTS / "export-panel-refused-link.png"))
+    page.screenshot(path=str(SCREENSHOTS / "link-notice-refused.png"))
 
 
 def test_the_panel_on_a_phone(start_server, open_page):

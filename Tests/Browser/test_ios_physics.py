@@ -182,6 +182,59 @@ def test_fast_wheel_up_into_the_top_bounces_and_does_not_refresh(start_server, o
     assert probe.problems() == []
 
 
+# Every frame, the offset the server is shown; every wheel event the page gets, when it got it.
+RECORD_OFFSETS = """() => {
+    const record = { offsets: [], wheels: [] };
+    window.__record = record;
+    const frame = (t) => {
+        const g = window.playground.geometry;
+        if (g) record.offsets.push([t, g.contentOffset.y]);
+        if (window.__record === record) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+    window.addEventListener("wheel", () => record.wheels.push(performance.now()), { capture: true, passive: true });
+}"""
+STOP_RECORDING = "() => { const record = window.__record; window.__record = null; return record; }"
+WHEEL_EVENTS = 120
+
+
+def longest_still(offsets: list[list[float]], start: float, end: float) -> float:
+    """The longest time (ms) between `start` and `end` the offset stayed within 0.5 px of where it was."""
+    samples = [sample for sample in offsets if start <= sample[0] <= end]
+    longest, since, at = 0.0, samples[0][0], samples[0][1]
+    for t, y in samples[1:]:
+        if abs(y - at) > 0.5:
+            since, at = t, y
+        longest = max(longest, t - since)
+    return longest
+
+
+@pytest.mark.parametrize("every_ms", [67, 117])
+def test_a_steady_wheel_keeps_scrolling_as_pages_load(start_server, open_page, every_ms):
+    # A mouse wheel turned steadily down, 100 px an event: one long burst that reaches the end each time a
+    # page is loading. That end bounces, and once the page lands the wheel scrolls on (issue 31 §1).
+    server = start_server(preset="playground", max_items=0, load_latency_ms=600)
+    page, probe = open_page(server)
+    x, y = feed_center(page)
+    page.mouse.move(x, y)
+    page.evaluate(RECORD_OFFSETS)
+    start = time.monotonic()
+    for sent in range(WHEEL_EVENTS):
+        # The gesture's own rhythm, not a wait for a condition: an event is due every `every_ms`.
+        due = start + sent * every_ms / 1000
+        if due > time.monotonic():
+            time.sleep(due - time.monotonic())
+        page.mouse.wheel(0, 100)
+    page.wait_for_function(f"() => window.__record.wheels.length >= {WHEEL_EVENTS}")
+    record = page.evaluate(STOP_RECORDING)
+    wheels = record["wheels"]
+    still = longest_still(record["offsets"], wheels[0], wheels[-1])
+    pages = event_count(page, "loadMoreFinished")
+    assert still < 1000, f"the feed sat still for {still:.0f} ms of a steady wheel ({pages} pages loaded)"
+    assert pages >= 3, f"{pages} pages loaded in {WHEEL_EVENTS} wheel events"
+    assert probe.problems() == []
+
+
 def test_wheel_pull_from_rest_at_the_top_refreshes(start_server, open_page, tmp_path):
     server = start_server(preset="playground", log_dir=tmp_path)
     page, probe = open_page(server)

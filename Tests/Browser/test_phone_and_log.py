@@ -86,10 +86,15 @@ def test_on_a_narrow_screen_the_frame_is_this_screen_at_full_size(start_server, 
     assert (g["containerSize"]["width"], g["containerSize"]["height"]) == (slot["width"] - 12, slot["height"] - 12)
     assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
     expect(page.locator("#jump-go")).to_be_in_viewport()
-    # A device larger than the screen still scales, as before; the choice survives a reload.
+    # A device larger than the screen still scales, as before; the choice (in the Settings tab on a phone:
+    # the feed tab is the feed) survives a reload.
+    page.click(".tab[data-tab=settings]")
     page.select_option("#frame-size", "390x844")
+    page.click(".tab[data-tab=feed]")
     expect(page.locator("#frame-readout")).to_contain_text("shown at")
+    page.click(".tab[data-tab=settings]")
     page.select_option("#frame-size", "screen")
+    page.click(".tab[data-tab=feed]")
     page.reload()
     page.wait_for_function("() => window.playground && window.playground.status === 'open' && window.playground.rev !== null")
     expect(page.locator("#frame-size")).to_have_value("screen")

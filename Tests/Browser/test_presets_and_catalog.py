@@ -106,12 +106,15 @@ def test_switching_to_a_preset_that_opens_at_the_bottom_resets_the_feed_to_its_n
     assert events.index("configChanged") < events.index("sessionReset") < events.index("scrollToBottom")
     sync(page)
     assert state(page)["reachedBottom"] is True
-    # Switching back keeps the feed as it is: only opening at the bottom needs its opening.
+    # Switching back resets too (issue 31 §5): a feed that opens at the top starts at item 1 again, or the
+    # next pull would load older items instead of refreshing.
     resets = event_count(page, "sessionReset")
     page.locator("#presets input[value=playground]").check()
     wait_state(page, "s.preset === 'playground'")
-    sync(page)
-    assert event_count(page, "sessionReset") == resets
+    wait_event(page, "sessionReset", resets + 1)
+    wait_until(page, "() => window.playground.itemIds()[0] === 'item-1'")
+    expect(note).to_have_count(2)
+    expect(note.last).to_contain_text("opens at the top")
     assert probe.problems() == [], "\n".join(probe.problems())
 
 

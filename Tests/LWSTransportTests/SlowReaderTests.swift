@@ -34,6 +34,39 @@ struct SlowReaderTests {
         #expect(server.delegate.log.update { $0.httpDrops }.isEmpty)
     }
 
+    /// lws sends about 4 KiB a write and keeps the rest of a larger one; a reader that has the whole answer
+    /// and closes before the server's next WRITEABLE was reported as "5558 of 5558 body bytes written".
+    @Test func aReaderThatGetsTheWholeAnswerAndClosesIsNotReportedAsCutOff() throws {
+        let server = try TestServer()
+        // A service thread kept busy (a server with many sessions, here half-millisecond pauses one after
+        // another) widens the gap between lws's flush of the rest of an answer and the WRITEABLE after it,
+        // which the reader's close can then beat. The pauses sleep: the test burns no core.
+        let busy = Monitor(true)
+        let load = ServiceThread {
+            while busy.update({ $0 }) {
+                let done = Monitor(false)
+                server.server.execute { _ in
+                    var pause = timespec(tv_sec: 0, tv_nsec: 500_000)
+                    var left = timespec()
+                    while nanosleep(&pause, &left) != 0, errno == EINTR { pause = left }
+                    done.update { $0 = true }
+                }
+                _ = done.wait(timeout: .seconds(5)) { $0 ? true : nil }
+            }
+        }
+        for _ in 0..<100 {
+            let reader = try PacedReader(port: server.port, path: "/api/big?bytes=5558")
+            let result = reader.read(stoppingAtEndOfBody: true)
+            #expect(result.bodyBytes == 5558, "\(result)")
+        }
+        busy.update { $0 = false }
+        load.join()
+        // The closes reach the service thread before two rounds of work queued after them.
+        for _ in 0..<2 { _ = server.onServiceThread { _ in true } }
+        let drops = server.delegate.log.update { $0.httpDrops }
+        #expect(drops.count == 0, "e.g. \(drops.first?.description ?? "")")
+    }
+
     @Test func aReaderThatStopsIsDroppedAfterTheStallTimeoutAndReported() throws {
         let server = try TestServer { $0.httpStallTimeoutSeconds = 2 }
         let reader = try PacedReader(port: server.port, path: "/api/big?bytes=\(Self.answerBytes)")
@@ -73,8 +106,11 @@ final class PacedReader: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    /// Reads to the end of the connection, first pausing `pause`, then at most `bytesPerSecond`.
-    func read(pauseFirst pause: Duration = .zero, bytesPerSecond: Int? = nil) -> Result {
+    /// Reads to the end of the connection (or of the body, by its `content-length`), first pausing `pause`,
+    /// then at most `bytesPerSecond`.
+    func read(pauseFirst pause: Duration = .zero, bytesPerSecond: Int? = nil, stoppingAtEndOfBody: Bool = false)
+        -> Result
+    {
         if pause > .zero { sleepFor(pause) }  // the pause is the behaviour under test
         let started = ContinuousClock.now
         var received: [UInt8] = []
@@ -83,6 +119,9 @@ final class PacedReader: @unchecked Sendable {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { break }
             received += buffer[..<count]
+            if stoppingAtEndOfBody, let result = Self.parse(received), result.bodyBytes == result.contentLength {
+                return result
+            }
             if let rate = bytesPerSecond {
                 // Hold the pace: the time this many bytes take at `rate`.
                 let due = started + .milliseconds(received.count * 1000 / rate)
@@ -90,7 +129,12 @@ final class PacedReader: @unchecked Sendable {
                 if due > now { sleepFor(due - now) }
             }
         }
-        guard let end = Self.headEnd(received) else { return Result(contentLength: nil, bodyBytes: 0) }
+        return Self.parse(received) ?? Result(contentLength: nil, bodyBytes: 0)
+    }
+
+    /// The head's `content-length` and the body bytes after it; nil before the head is complete.
+    private static func parse(_ received: [UInt8]) -> Result? {
+        guard let end = Self.headEnd(received) else { return nil }
         let head = String(decoding: received[..<end], as: UTF8.self).lowercased()
         let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingPrefix(" ")) }

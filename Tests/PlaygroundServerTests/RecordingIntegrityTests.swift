@@ -20,6 +20,24 @@ struct RecordingIntegrityTests {
         return session
     }
 
+    /// The page disables "Download trace" from the welcome: a reason there means there is no trace at all.
+    @Test func withoutALogDirTheWelcomeSaysThereIsNoTrace() throws {
+        let server = try ServerProcess([])
+        let page = try PlaygroundConnection(port: server.port)
+        let (welcome, _, state) = try page.hello()
+        let session = try #require(welcome["session"]?.string)
+        #expect(welcome["recordingStopped"] == "not recorded: the server runs without --log-dir DIR")
+        #expect(state["recordingStopped"] == nil, "a state says only that a trace stopped")
+        #expect(try HTTPProbe.get(port: server.port, path: "/api/sessions/\(session)/trace").status == 404)
+        #expect(server.stop() == 0)
+
+        let folder = LogFolder()
+        let recording = try ServerProcess(["--log-dir", folder.path])
+        let recorded = try PlaygroundConnection(port: recording.port).hello().welcome
+        #expect(recorded["recordingStopped"] == nil)
+        #expect(recording.stop() == 0)
+    }
+
     @Test func restartsAndACrashNeverMixSessionsOrTearTheEventLog() throws {
         let folder = LogFolder()
         let arguments = ["--log-dir", folder.path, "--load-latency-ms", "20"]
