@@ -39,6 +39,8 @@ public struct RuleVerdict: Equatable, Sendable {
     public var reachedTop = false
     /// The top rule asks for the previous page now.
     public var loadPreviousFires = false
+    /// The pull once the rules ran on this geometry (what `pullStarted` and `refreshEligible` measure).
+    public var pull = PullState()
 }
 
 extension Preset {
@@ -56,6 +58,7 @@ extension Preset {
         // Seed guard: an unmeasured content size is recorded but decides nothing.
         guard axis.contentLength != 0 else {
             verdict.reachedBottom = memory.reachedBottom
+            verdict.pull = memory.pull
             return verdict
         }
         evaluateBottom(axis, settings: settings, memory: &memory, verdict: &verdict)
@@ -63,6 +66,7 @@ extension Preset {
         evaluatePull(
             geometry, axis, released: released, settings: settings, refreshing: refreshing, memory: &memory,
             verdict: &verdict)
+        verdict.pull = memory.pull
         return verdict
     }
 
