@@ -18,6 +18,7 @@ LOG_DIR ?= logs
 
 run: deps
 	$(SWIFT) build -c release --product scroll-playground
+	@echo "Command line (replay, simulate, check, export): $(CURDIR)/.build/release/scroll-playground --help"
 	.build/release/scroll-playground --host $(HOST) --port $(PORT) --log-dir $(LOG_DIR) $(ARGS)
 
 test: deps browser-deps lint
@@ -43,7 +44,7 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive $(FORMATTED)
 
-# Hardening (README "Security and limits"). Each sanitizer builds in its own scratch path, so the normal
+# Hardening (docs/security.md). Each sanitizer builds in its own scratch path, so the normal
 # debug build stays valid; the tests that start the server then start the instrumented executable too,
 # and fail on any report it prints. lld links the sanitizer runtimes without gold's warnings.
 # The tests run one at a time: a sanitized run is several times slower, and in parallel the tests' time limits

@@ -3,7 +3,7 @@
 
 import { el, num } from "./dom.js";
 
-/** The settings the form edits (README, "Presets" and scroll-playground --help) (all sent as `config`). */
+/** The settings the form edits (docs/presets.md and scroll-playground --help) (all sent as `config`). */
 export const CONFIG_KEYS = [
   "bottomThreshold", "pullThreshold", "initialCount", "pageSize", "refreshCount", "maxItems",
   "loadLatencyMs", "refreshLatencyMs", "jitterMs", "failureRate", "refreshHoldMs", "axis", "seed", "compare",

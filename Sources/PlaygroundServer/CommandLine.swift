@@ -3,7 +3,7 @@ import Foundation
 import ScrollCore
 import ScrollLab
 
-/// What the command line asks for (README "Command line").
+/// What the command line asks for (docs/command-line.md).
 public enum PlaygroundCommand: Sendable {
     /// Serve the playground.
     case serve(PlaygroundOptions)

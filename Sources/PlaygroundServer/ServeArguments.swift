@@ -28,7 +28,7 @@ struct ServeArguments: Sendable {
             \.options.allowedOrigins),
     ]
 
-    /// What one page, or many, can make the server hold (README "Limits").
+    /// What one page, or many, can make the server hold (docs/security.md, "Limits").
     static let limitOptions: [Option<ServeArguments>] = [
         .integer(
             "max-sessions",
@@ -91,7 +91,7 @@ struct ServeArguments: Sendable {
     /// The options of `serve` under their `--help` headings, in order.
     static let sections: [(heading: String, options: [Option<ServeArguments>])] = [
         ("Server options:", serverOptions + [.help()]),
-        ("Limits (README \"Security and limits\"):", limitOptions),
+        ("Limits (docs/security.md):", limitOptions),
         ("Session defaults (a page's hello.config or config message overrides them):", sessionOptions),
     ]
 

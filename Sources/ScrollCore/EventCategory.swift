@@ -1,5 +1,5 @@
 /// The family an event belongs to: the page colours its log rows and groups its name filter by it, and
-/// README and docs/protocol.md group their event tables the same way.
+/// docs/events.md and docs/protocol.md group their event tables the same way.
 public enum EventCategory: String, Equatable, Hashable, Sendable, CaseIterable {
     /// The bottom edge: its rule, the next page's loads, retries and the feed's end.
     case load

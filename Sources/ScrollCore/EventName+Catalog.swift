@@ -1,5 +1,5 @@
 /// What an event means, in one line, and where it belongs: served to the page in `welcome.events`, and
-/// checked against README's and docs/protocol.md's event tables.
+/// checked against docs/events.md's and docs/protocol.md's event tables.
 public struct EventCatalogEntry: Equatable, Sendable {
     public var category: EventCategory
     /// One line: when the server logs it.

@@ -206,7 +206,7 @@ public struct EventRecord: Equatable, Sendable {
 }
 
 /// The names of the server's events; each one's category and one-line meaning are in ``catalogEntry``
-/// (EventName+Catalog.swift), the one list README, docs/protocol.md and the page follow.
+/// (EventName+Catalog.swift), the one list docs/events.md, docs/protocol.md and the page follow.
 public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     /// A session started with `hello`.
     case sessionOpened

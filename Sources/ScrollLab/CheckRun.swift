@@ -29,7 +29,7 @@ public struct CheckRun {
     private var lastPhase = FeedScrollPhase.idle
     /// Another preset ran since the last quiet moment: what it started is its own, not `home`'s.
     private var foreign = false
-    /// Switched to `home` where its bottom rule already held: the rules start without firing (README), so
+    /// Switched to `home` where its bottom rule already held: the rules start without firing (docs/decisions.md), so
     /// a stall is the switch's until the rule lets go.
     private var switchedAtBottom = false
 
@@ -97,7 +97,7 @@ public struct CheckRun {
             frame(.idle) { $0.resize(containerHeight: height) }
         case .switchPreset(let preset):
             let effects = session.configure(["preset": .string(preset.rawValue)])
-            // The new rules start from the current position without firing on it (README): a stall that
+            // The new rules start from the current position without firing on it (docs/decisions.md): a stall that
             // began before the switch is the switch's, not the preset's.
             if stall != nil { stall?.excused = true }
             stay = nil

@@ -5,7 +5,7 @@ DevTools protocol (`Runtime.evaluate`), which the page's CSP does not govern: `p
 string or a script tag would be refused by `script-src 'self'`, and the page is audited under its real
 CSP rather than with `bypass_csp`.
 
-Run directly for the figures README quotes (needs a running server):
+Run directly for the figures docs/decisions.md quotes (needs a running server):
     .venv/bin/python Tests/Browser/audit.py http://127.0.0.1:8080/
 """
 

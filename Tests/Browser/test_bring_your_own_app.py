@@ -169,7 +169,7 @@ def test_without_allow_origin_the_stream_is_refused_and_the_recording_stays_loca
 
 
 def test_an_app_on_another_origin_imports_the_recorder_from_the_server(start_server, browser, tmp_path):
-    """README's two lines as written: the import names the server's /recorder.js, nothing is copied."""
+    """docs/guide.md's two lines as written: the import names the server's /recorder.js, nothing is copied."""
     root = tmp_path / "site"
     shutil.copytree(FOREIGN, root)
     handler = lambda *args, **kwargs: QuietHandler(*args, directory=str(root), **kwargs)  # noqa: E731
@@ -178,9 +178,9 @@ def test_an_app_on_another_origin_imports_the_recorder_from_the_server(start_ser
     site = f"http://127.0.0.1:{httpd.server_address[1]}"
     try:
         server = start_server(allow_origin=site)
-        # README's import line, with this server's port.
+        # docs/guide.md's import line, with this server's port.
         readme_line = 'import { record } from "http://127.0.0.1:8080/recorder.js";'
-        assert readme_line in (REPO / "README.md").read_text()
+        assert readme_line in (REPO / "docs" / "guide.md").read_text()
         app = (root / "app.js").read_text()
         assert 'import { record } from "./recorder.js";' in app
         (root / "app.js").write_text(app.replace('import { record } from "./recorder.js";', readme_line.replace("http://127.0.0.1:8080/", server.url)))

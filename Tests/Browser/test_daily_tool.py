@@ -479,5 +479,5 @@ def test_an_idle_page_does_no_work(start_server, open_page):
     assert after["geometryFrames"] == before["geometryFrames"], "the geometry loop ran with nothing changing"
     # The time axis moves on once a second; nothing else is drawn.
     assert after["timelineDraws"] - before["timelineDraws"] <= 6
-    # Reported, not a speed test: only a bound far above the figure README quotes.
+    # Reported, not a speed test: only a bound far above the figure docs/decisions.md quotes.
     assert busy < 1500

@@ -348,7 +348,7 @@ def test_reduced_motion_is_respected(start_server, open_page):
     expect(spinner).to_be_visible()
     expect(spinner).to_have_css("animation-name", "none")
     # The pull springs back without an animation: a release is followed at once by offset 0 (under ios the
-    # rubber band springs back as an iPhone's does with Reduce Motion on: README, "Choices").
+    # rubber band springs back as an iPhone's does with Reduce Motion on: docs/decisions.md).
     page.locator("#feed").evaluate("(f) => f.scrollTo({ top: 0 })")
     wheel_pull(page, 80)
     wait_released(page)

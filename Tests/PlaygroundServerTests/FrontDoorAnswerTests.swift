@@ -190,15 +190,15 @@ struct FrontDoorAnswerTests {
         }
     }
 
-    // MARK: What README says
+    // MARK: What docs/security.md says
 
-    /// README quotes the Content-Security-Policy every answer carries, word for word.
-    @Test func theREADMEQuotesTheContentSecurityPolicyTheServerSends() throws {
+    /// docs/security.md quotes the Content-Security-Policy every answer carries, word for word.
+    @Test func theSecurityDocumentQuotesTheContentSecurityPolicyTheServerSends() throws {
         let server = try ServerProcess()
         let policy = try #require(try HTTPProbe.get(port: server.port, path: "/").header("content-security-policy"))
         let readme = try String(
-            contentsOf: ServerProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("`Content-Security-Policy: \(policy)`"), "README does not quote: \(policy)")
+            contentsOf: ServerProcess.packageRoot.appendingPathComponent("docs/security.md"), encoding: .utf8)
+        #expect(readme.contains("`Content-Security-Policy: \(policy)`"), "docs/security.md does not quote: \(policy)")
     }
 
     /// `/recorder.js` is a public static script a page on another origin imports: it alone carries

@@ -238,13 +238,13 @@ struct LimitsTests {
     @Test func helpListsTheLimitFlags() throws {
         let result = try runToCompletion(["--help"])
         let readme = try String(
-            contentsOf: ServerProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+            contentsOf: ServerProcess.packageRoot.appendingPathComponent("docs/security.md"), encoding: .utf8)
         for flag in [
             "--max-message", "--max-outbound", "--max-geometry-rate", "--max-sessions", "--max-connecting",
             "--hello-timeout", "--max-session-items", "--max-log-bytes", "--max-fork-bytes", "--max-fork-lines",
         ] {
             #expect(result.stdout.contains(flag), "missing \(flag) in --help")
-            #expect(readme.contains("`\(flag) "), "missing \(flag) in README")
+            #expect(readme.contains("`\(flag) "), "missing \(flag) in docs/security.md")
         }
     }
 }

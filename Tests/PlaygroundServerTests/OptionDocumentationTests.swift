@@ -4,12 +4,13 @@ import Testing
 
 @testable import scroll_bench
 
-/// Every option either executable declares is in its `--help` and in README.md, so a new flag cannot
+/// Every option either executable declares is in its `--help` and in docs/command-line.md, so a new flag cannot
 /// go undocumented.
 @Suite(.timeLimit(.minutes(1)))
 struct OptionDocumentationTests {
-    static let readme = Result {
-        try String(contentsOf: ServerProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    static let document = Result {
+        try String(
+            contentsOf: ServerProcess.packageRoot.appendingPathComponent("docs/command-line.md"), encoding: .utf8)
     }
 
     /// Whether `text` names `--name` as a whole word (not `--server` inside `--server-pid`).
@@ -17,15 +18,17 @@ struct OptionDocumentationTests {
         try Regex("\(prefix)--\(name)(?![A-Za-z0-9-])").firstMatch(in: text) != nil
     }
 
-    /// README names each as code: `` `--name` ``, `` `--name VALUE` `` or `` `--name=value` ``.
-    static func expectInReadme(_ names: [String], of program: String) throws {
-        let readme = try Self.readme.get()
+    /// docs/command-line.md names each as code: `` `--name` ``, `` `--name VALUE` `` or `` `--name=value` ``.
+    static func expectInTheDocument(_ names: [String], of program: String) throws {
+        let document = try Self.document.get()
         for name in names {
-            #expect(try mentions(readme, name, after: "`"), "README.md does not mention \(program)'s --\(name)")
+            #expect(
+                try mentions(document, name, after: "`"), "docs/command-line.md does not mention \(program)'s --\(name)"
+            )
         }
     }
 
-    @Test func serveOptionsAreInItsHelpAndTheReadme() throws {
+    @Test func serveOptionsAreInItsHelpAndTheCommandLineDocument() throws {
         let help = try runToCompletion(["--help"])
         #expect(help.status == 0)
         let names = PlaygroundCommand.optionNames.serve
@@ -33,10 +36,10 @@ struct OptionDocumentationTests {
         for name in names {
             #expect(try Self.mentions(help.stdout, name), "scroll-playground --help does not mention --\(name)")
         }
-        try Self.expectInReadme(names, of: "scroll-playground")
+        try Self.expectInTheDocument(names, of: "scroll-playground")
     }
 
-    @Test func replayOptionsAreInItsHelpTheUsageLineAndTheReadme() throws {
+    @Test func replayOptionsAreInItsHelpTheUsageLineAndTheCommandLineDocument() throws {
         let help = try runToCompletion(["replay", "--help"])
         #expect(help.status == 0)
         let usage = try runToCompletion(["--help"]).stdout
@@ -46,10 +49,10 @@ struct OptionDocumentationTests {
                 #expect(try Self.mentions(usage, name), "the replay usage line does not mention --\(name)")
             }
         }
-        try Self.expectInReadme(PlaygroundCommand.optionNames.replay, of: "replay")
+        try Self.expectInTheDocument(PlaygroundCommand.optionNames.replay, of: "replay")
     }
 
-    @Test func benchOptionsAreInItsHelpAndTheReadme() throws {
+    @Test func benchOptionsAreInItsHelpAndTheCommandLineDocument() throws {
         let process = Process()
         process.executableURL = ServerProcess.executable.deletingLastPathComponent().appendingPathComponent(
             "scroll-bench")
@@ -65,6 +68,6 @@ struct OptionDocumentationTests {
         for name in names {
             #expect(try Self.mentions(help, name), "scroll-bench --help does not mention --\(name)")
         }
-        try Self.expectInReadme(names, of: "scroll-bench")
+        try Self.expectInTheDocument(names, of: "scroll-bench")
     }
 }

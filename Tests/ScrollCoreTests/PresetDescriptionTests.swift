@@ -112,22 +112,4 @@ struct PresetDescriptionTests {
         #expect(presets.first { $0["name"] == "chat" }?["rules"] == ["bottom", "top"])
         #expect(presets.first { $0["name"] == "refreshOffsetObservable" }?["refresh"] == "immediate")
     }
-
-    /// README's table of presets lists every preset, once.
-    @Test func readmesPresetTableListsEveryPreset() {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let readme = (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
-        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.firstIndex(of: "## Presets") else {
-            Issue.record("README has no Presets section")
-            return
-        }
-        let table = lines[(start + 1)...].drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
-        let names = table.compactMap { line -> String? in
-            let cell = line.dropFirst(2).prefix { $0 != "|" }
-            return cell.hasPrefix("`") ? cell.split(separator: "`").first.map(String.init) : nil
-        }
-        #expect(names.sorted() == Preset.allCases.map(\.rawValue).sorted())
-    }
 }

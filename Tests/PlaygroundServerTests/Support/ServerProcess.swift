@@ -192,13 +192,15 @@ final class ServerProcess: @unchecked Sendable {
 }
 
 /// Runs the executable to completion (for flag errors and --help): its exit code, stdout and stderr.
-func runToCompletion(_ arguments: [String], timeout: TimeInterval = 20) throws -> (
+func runToCompletion(
+    _ arguments: [String], in directory: URL = ServerProcess.packageRoot, timeout: TimeInterval = 20
+) throws -> (
     status: Int32, stdout: String, stderr: String
 ) {
     let process = Process()
     process.executableURL = ServerProcess.executable
     process.arguments = arguments
-    process.currentDirectoryURL = ServerProcess.packageRoot
+    process.currentDirectoryURL = directory
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output
