@@ -159,6 +159,20 @@ extension SessionState {
             .log(LogEntry(edge.events.cancelled, ["page": .int(edges[edge].nextPage), "reason": JSONValue(reason)])))
     }
 
+    /// The synthetic side follows the controller: a request exactly while the controller's load (or refresh)
+    /// is in flight, a retry timer exactly while it has a retry scheduled. Only a bug in the reducer can break
+    /// this, no input can, and a session that went on would ignore its own timers; checked in release builds
+    /// too, at the cost of a few comparisons per event.
+    func checkTheSyntheticSideFollowsTheController() {
+        for edge in FeedEdge.allCases {
+            precondition(
+                (edges[edge].request != nil) == controller.isLoading(edge), "\(edge) request out of step with its load")
+            let scheduled = if case .scheduled = controller.loads[edge].failure?.next { true } else { false }
+            precondition((edges[edge].retryToken != nil) == scheduled, "\(edge) retry timer out of step with its retry")
+        }
+        precondition((refreshRequest != nil) == controller.refresh.isInFlight, "refresh request out of step")
+    }
+
     /// Whether the top rule may load: a feed that opened at its first item has nothing above it and its top
     /// rule stays quiet there (a bounded window's top rule loads back what it trimmed, while something is
     /// above).

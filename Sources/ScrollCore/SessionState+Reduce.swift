@@ -29,6 +29,7 @@ extension SessionState {
         case .timerFired(let timer):
             fire(timer, now: now, into: &effects)
         }
+        checkTheSyntheticSideFollowsTheController()
         if lifecycle == .open { sendStateIfChanged(into: &effects) }
         return effects
     }

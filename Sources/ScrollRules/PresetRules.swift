@@ -21,7 +21,7 @@ public struct RuleMemory: Equatable, Hashable, Sendable {
     public init() {}
 }
 
-/// What a preset's rules conclude from one geometry, before the session's guards apply.
+/// What a preset's rules conclude from one geometry, before the controller's guards apply.
 public struct RuleVerdict: Equatable, Sendable {
     /// The bottom rule's value (false for presets without one).
     public var reachedBottom = false
@@ -46,7 +46,7 @@ public struct RuleVerdict: Equatable, Sendable {
 extension Preset {
     /// Runs this preset's detection rules on one geometry.
     ///
-    /// `refreshing` is the session's refresh indicator: some designs ignore or freeze the pull meanwhile.
+    /// `refreshing` is the refresh indicator: some designs ignore or freeze the pull meanwhile.
     public func evaluate(
         _ geometry: FeedGeometry, phase: FeedScrollPhase, settings: FeedSettings, refreshing: Bool,
         memory: inout RuleMemory
