@@ -96,6 +96,14 @@ bench-compare: bench-deps
 	$(SWIFT) build -c release --product scroll-bench
 	$(COMPARE) $(COMPARE_ARGS)
 
+# The page's frames during a touch fling in chromium (Scripts/bench_page.py; BENCHMARKS.md "The page's frames"):
+# ios and browser physics, 1,000 and 2,000 rows, with and without a 4× CPU throttle, median of 3 flings each
+# (≈ 5 min). PAGE_ARGS adds to it, e.g. PAGE_ARGS="--public /tmp/before/Public" for an older page.
+.PHONY: bench-page
+bench-page: deps browser-deps
+	$(SWIFT) build -c release --product scroll-playground
+	$(VENV)/bin/python Scripts/bench_page.py --binary .build/release/scroll-playground $(PAGE_ARGS)
+
 # The reference peers of `compare`, read from shared/peers beside the repository (PEERS=DIR elsewhere), never
 # copied into it: Scripts/bench-peers.sh installs Debian's golang-go and golang-github-gorilla-websocket-dev,
 # builds goref into .build/peers, and makes .build/peers/venv with Python's websockets for pyref.

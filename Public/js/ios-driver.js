@@ -32,7 +32,7 @@ export class IOSDriver {
     this.host = host;
     this.model = new IOSScrollModel();
     this.applied = null; // the scroll position the driver last set (or found)
-    this.lastStepAt = null; // when the model last advanced, while it moves
+    this.lastStepAt = null; // when the model last advanced (or was released), while it moves: the frames' clock
     this.finger = null; // {samples: [{t, point}]} while a finger or pointer drags
     this.wheel = null; // {mode: "drag"|"pull"|"momentum", sign, lastAt, samples: [{t, delta}]} during a burst
     this.momentumSign = 0; // the direction of the last burst that ended as momentum, while its bounce runs
@@ -163,15 +163,22 @@ export class IOSDriver {
     const span = last.t - first.t;
     const still = t - last.t > LIFT_STILL_MS;
     const velocity = still || span <= 0 ? 0 : (-(last.point - first.point) / span) * 1000;
-    this.release(velocity);
+    this.release(velocity, t);
   }
 
-  release(velocity) {
+  /**
+   * Lets the content go at `velocity` at `t`, the releasing event's own time. Its clock is the frames' (an
+   * event's timeStamp and requestAnimationFrame's are both from the page's time origin), so the first frame
+   * after lift-off advances by the time since the lift. (Started from performance.now(), which is later than
+   * the timestamp of the frame that follows, the first step's time was clipped to 0: a still frame, then a
+   * jump, on every fling.)
+   */
+  release(velocity, t) {
     const b = this.bounds();
     this.sync(b);
     this.model.release(velocity, b);
-    this.lastStepAt = performance.now();
-    this.lastRelease = { position: this.model.position, velocity, maxOffset: b.maxOffset, at: this.lastStepAt };
+    this.lastStepAt = t;
+    this.lastRelease = { position: this.model.position, velocity, maxOffset: b.maxOffset, at: t };
   }
 
   // ---------- the wheel ----------
@@ -198,7 +205,7 @@ export class IOSDriver {
       const edge = target < 0 ? 0 : b.maxOffset;
       this.model.jump(edge);
       wheel.mode = "momentum";
-      this.release(this.wheelVelocity(sign));
+      this.release(this.wheelVelocity(sign), t);
       this.apply(b);
       return;
     }

@@ -754,6 +754,8 @@ window.playground = Object.freeze({
   get unloggedErrors() { return unloggedErrors.length; },
   get events() { return events.slice(); },
   get frameScale() { return frame.scale; },
+  /** The first item in view and its offset from the feed's top, as every geometry reports it. */
+  get anchor() { return visibleAnchor(); },
   get restoring() { return restoring !== null; },
   itemIds: () => feed.itemIds(),
   eventCount: (name) => events.filter((e) => e.name === name).length,

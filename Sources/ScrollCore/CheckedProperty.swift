@@ -33,13 +33,17 @@ public enum CheckedProperty: String, Equatable, Hashable, Sendable, CaseIterable
 extension PresetBehavior {
     /// The checked properties that mean something for a preset that behaves like this, in check order.
     public var properties: [CheckedProperty] {
-        CheckedProperty.allCases.filter { property in
-            switch property {
-            case .seesTheEnd, .noStall, .noStallAfterFailure, .requestedOnce: detectsBottom
-            case .releaseGated: refresh == .onRelease
-            case .noLoadDuringRefresh: suppressesLoadWhileRefreshing || cancelsLoadOnRefresh
-            case .singleFlight, .itemsIntact, .resumeLosesNothing, .indicatorConsistent: true
-            }
+        CheckedProperty.allCases.filter(checks)
+    }
+
+    /// Whether `property` means something for a preset that behaves like this (the lab asks on every step,
+    /// so this builds no array).
+    public func checks(_ property: CheckedProperty) -> Bool {
+        switch property {
+        case .seesTheEnd, .noStall, .noStallAfterFailure, .requestedOnce: detectsBottom
+        case .releaseGated: refresh == .onRelease
+        case .noLoadDuringRefresh: suppressesLoadWhileRefreshing || cancelsLoadOnRefresh
+        case .singleFlight, .itemsIntact, .resumeLosesNothing, .indicatorConsistent: true
         }
     }
 }

@@ -22,7 +22,7 @@ extension SessionState {
     /// Sends `state` when anything the page shows changed since the last one.
     mutating func sendStateIfChanged(into effects: inout [SessionEffect]) {
         let state = currentState
-        guard state != lastSentState else { return }
+        if let last = lastSentState, last == state { return }
         lastSentState = state
         effects.append(.send(.state(state)))
     }

@@ -160,7 +160,7 @@ public struct CheckRun {
     /// Fires the timers due by `t`; the page reports again whenever its content changed.
     private mutating func tick(to t: Int64) {
         checkStall(at: session.now)
-        while !stopped, let next = session.pending.map(\.due).min(), next <= t {
+        while !stopped, let next = session.nextDue, next <= t {
             checkStall(at: next)
             guard !stopped, let fired = session.fireNext(upTo: t) else { break }
             after(fired.effects)
@@ -204,12 +204,13 @@ public struct CheckRun {
 
     /// The design's own ask for a page, worked out as the reducer will on this geometry.
     private mutating func beforeGeometry(_ geometry: FeedGeometry, phase: FeedScrollPhase) {
-        let state = session.state
         guard isHome, home.detectsBottom else { return }
-        var memory = state.controller.memory
+        // `session.state` is read in place throughout: a copy of the session costs more than the check.
+        var memory = session.state.controller.memory
         let verdict = home.evaluate(
-            geometry, phase: phase, config: state.config, refreshing: state.refreshing, memory: &memory)
-        let length = geometry.along(state.config.axis).contentLength
+            geometry, phase: phase, config: session.state.config, refreshing: session.state.refreshing,
+            memory: &memory)
+        let length = geometry.along(session.state.config.axis).contentLength
         guard verdict.reachedBottom else {
             stay = nil
             return
@@ -219,7 +220,7 @@ public struct CheckRun {
         if stay!.asked, session.loadsPending > 0 {
             fail(
                 .requestedOnce,
-                "asked again for page \(state.edges.bottom.page + 1), in flight, without leaving the bottom")
+                "asked again for page \(session.state.edges.bottom.page + 1), in flight, without leaving the bottom")
         }
         stay!.asked = true
     }
@@ -228,7 +229,6 @@ public struct CheckRun {
     private mutating func after(_ effects: [SessionEffect]) {
         settleForeign()
         if switchedAtBottom, !session.state.edges.bottom.reached { switchedAtBottom = false }
-        let state = session.state
         var itemsChanged = false
         for effect in effects {
             switch effect {
@@ -245,7 +245,7 @@ public struct CheckRun {
         if Property.noLoadDuringRefresh.applies(to: home), session.loadsPending > 0, session.refreshesPending > 0 {
             fail(.noLoadDuringRefresh, "a page load and a refresh in flight together")
         }
-        let shown = state.currentState
+        let shown = session.state.currentState
         if shown.loadingNextPage != (session.loadsPending > 0) || shown.indicator.bottomVisible != shown.loadingNextPage
         {
             fail(
@@ -319,13 +319,12 @@ public struct CheckRun {
 
     /// At the end with more to load and nothing in flight for too long: a stall.
     private mutating func checkStall(at t: Int64) {
-        let state = session.state
         guard isHome, home.detectsBottom else {
             stall = nil
             return
         }
-        let page = session.page
-        guard page.atEnd, state.sourceHasMore, session.loadsPending == 0, session.refreshesPending == 0 else {
+        guard session.page.atEnd, session.state.sourceHasMore, session.loadsPending == 0, session.refreshesPending == 0
+        else {
             stall = nil
             return
         }
@@ -334,17 +333,16 @@ public struct CheckRun {
             return
         }
         guard !open.excused, !switchedAtBottom else { return }
-        let policy = state.config.json["retryPolicy"]?.string
         if open.afterFailure {
-            // Per the preset's failure policy: a manual retry or none is the design's stated choice.
-            if policy == "manual" || policy == "none" { return }
-            let limit = policy == nil ? Self.stallLimitMs : Self.backoffStallLimitMs
-            if t - open.since >= limit {
+            // Per the preset's failure policy: a manual retry or none is the design's stated choice; back-off
+            // may wait its delays.
+            if session.state.config.retryPolicy != .backoff { return }
+            if t - open.since >= Self.backoffStallLimitMs {
                 fail(.noStallAfterFailure, "\(t - open.since) ms at the end after a failure, nothing loading, hasMore")
             }
         } else if t - open.since >= Self.stallLimitMs {
-            let distance = LabFormat.number(page.geometry.along(state.config.axis).distanceToBottom)
-            if state.edges.bottom.reached {
+            let distance = LabFormat.number(session.page.geometry.along(session.state.config.axis).distanceToBottom)
+            if session.state.edges.bottom.reached {
                 fail(.noStall, "\(t - open.since) ms at the end, the bottom rule true but no load; hasMore")
             } else {
                 fail(

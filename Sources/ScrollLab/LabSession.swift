@@ -71,6 +71,9 @@ public struct LabSession: Sendable {
     /// Whether a refresh's timer is pending.
     public var refreshesPending: Int { pending.count { if case .refresh = $0.id { true } else { false } } }
 
+    /// When the earliest pending timer falls due; nil when none is pending.
+    public var nextDue: Int64? { pending.lazy.map { $0.due }.min() }
+
     /// Moves the clock to `t` (never back).
     public mutating func advanceClock(to t: Int64) {
         now = max(now, t)
@@ -93,12 +96,13 @@ public struct LabSession: Sendable {
     }
 
     /// Sends a client message at the current time. When recording, the message goes through its JSON
-    /// text exactly as a replay will read it back.
+    /// text exactly as a replay will read it back; `json` is built only then (most runs do not record, and
+    /// building the tree cost more than the reducer's work on the frame).
     @discardableResult
-    public mutating func send(_ message: ClientMessage, json: JSONValue) -> [SessionEffect] {
+    public mutating func send(_ message: ClientMessage, json: @autoclosure () -> JSONValue) -> [SessionEffect] {
         var decoded = message
         if recorded != nil {
-            let bytes = json.jsonBytes
+            let bytes = json().jsonBytes
             recorded?.append(.input(t: now, text: bytes))
             do {
                 decoded = try ClientMessage.decode(bytes)

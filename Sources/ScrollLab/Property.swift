@@ -8,7 +8,7 @@ public typealias Property = CheckedProperty
 extension CheckedProperty {
     /// Whether the property means anything for `preset`.
     public func applies(to preset: Preset) -> Bool {
-        preset.behavior.properties.contains(self)
+        preset.behavior.checks(self)
     }
 
     /// A short column heading.

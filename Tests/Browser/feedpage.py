@@ -8,6 +8,8 @@ geometry has been made, and its messages have arrived, when it resolves.
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import Page, expect
 
 FEED = "#feed"
@@ -124,3 +126,16 @@ def wait_released(page: Page) -> None:
         "() => { const g = window.playground.geometry;"
         " return g && g.phase === 'idle' && g.contentOffset.y >= -g.contentInsets.top && g.contentOffset.x >= -g.contentInsets.leading; }"
     )
+
+
+def touch_fling(page: Page, x: float, y: float, step: float, steps: int, step_ms: float = 16, lift_ms: float = 8) -> None:
+    """A finger down at (x, y), `steps` moves of `step` px every `step_ms` ms, lifted `lift_ms` ms later."""
+    cdp = page.context.new_cdp_session(page)
+    start = time.time()
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}], "timestamp": start})
+    for i in range(1, steps + 1):
+        cdp.send("Input.dispatchTouchEvent", {
+            "type": "touchMove", "touchPoints": [{"x": x, "y": y + step * i}], "timestamp": start + i * step_ms / 1000,
+        })
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [], "timestamp": start + (steps * step_ms + lift_ms) / 1000})
+    cdp.detach()

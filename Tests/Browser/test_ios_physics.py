@@ -15,25 +15,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from conftest import SCREENSHOTS
-from feedpage import event_count, feed_center, geometry, sync, wait_event, wheel_pull
+from feedpage import event_count, feed_center, geometry, sync, touch_fling, wait_event, wheel_pull
 
 pytestmark = pytest.mark.physics("ios")
 
 NORMAL_DECELERATION_RATE = 0.998  # js/ios-scroll.js, docs/fidelity.md
 IDLE_JS = "() => window.playground.motion === 'idle' && window.playground.geometry?.phase === 'idle'"
-
-
-def touch_fling(page: Page, x: float, y: float, step: float, steps: int, step_ms: float = 16, lift_ms: float = 8) -> None:
-    """A finger down at (x, y), `steps` moves of `step` px every `step_ms` ms, lifted `lift_ms` ms later."""
-    cdp = page.context.new_cdp_session(page)
-    start = time.time()
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}], "timestamp": start})
-    for i in range(1, steps + 1):
-        cdp.send("Input.dispatchTouchEvent", {
-            "type": "touchMove", "touchPoints": [{"x": x, "y": y + step * i}], "timestamp": start + i * step_ms / 1000,
-        })
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [], "timestamp": start + (steps * step_ms + lift_ms) / 1000})
-    cdp.detach()
 
 
 def touch_hold(page: Page, x: float, y: float, step: float, steps: int):

@@ -110,7 +110,7 @@ struct DocumentedOutputTests {
         try FileManager.default.createSymbolicLink(
             at: folder.appendingPathComponent("Examples"),
             withDestinationURL: ServerProcess.packageRoot.appendingPathComponent("Examples"))
-        return try runToCompletion(Array(example.arguments.dropFirst()), in: folder, timeout: 120)
+        return try runToCompletion(Array(example.arguments.dropFirst()), in: folder, timeout: 600)
     }
 
     @Test func theDocumentsShowCommands() {
