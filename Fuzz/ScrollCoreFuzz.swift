@@ -64,13 +64,16 @@ struct FuzzSession {
     static let maxPendingTimers = 4
     /// Messages per input, so one input cannot run for long.
     static let maxSteps = 400
+    /// Timers fired once the script ends: what is in flight lands, and a recurring timer (a chat's new
+    /// messages, which reschedule themselves forever) stops there.
+    static let maxFinalTimers = 1000
 
     mutating func run(_ bytes: [UInt8]) {
         for line in bytes.split(separator: UInt8(ascii: "\n")).prefix(Self.maxSteps) {
             step(Array(line))
             checkInvariants()
         }
-        fireDue(before: .max)
+        fireDue(before: .max, most: Self.maxFinalTimers)
         checkInvariants()
     }
 
@@ -80,14 +83,14 @@ struct FuzzSession {
             now += Int64(Self.number(line.dropFirst()) ?? 0)
             fireDue(before: now)
         case UInt8(ascii: "~"):
-            guard state.isOpen else { return }
+            guard state.lifecycle == .open else { return }
             now += 16
             fireDue(before: now)
             apply(state.handle(.closed(code: nil, resumable: true), now: now, maxMessageBytes: 65_536), resuming: false)
             let hello = Hello(resume: "fuzz", lastRev: Self.number(line.dropFirst()))
             apply(state.handle(.message(.success(.hello(hello))), now: now, maxMessageBytes: 65_536), resuming: true)
         case UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "%"):
-            guard state.isOpen else { return }
+            guard state.lifecycle == .open else { return }
             let kind: InboundViolationKind =
                 switch line.first {
                 case UInt8(ascii: "#"): .tooLarge
@@ -100,18 +103,20 @@ struct FuzzSession {
             fireDue(before: now)
             let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(line) }
             // Before hello the server answers everything but hello and ping itself (`not_ready`).
-            if !state.isOpen {
+            if state.lifecycle != .open {
                 guard case .success(.hello) = decoded else { return }
             }
             var resuming = false
-            if case .success(.hello(let hello)) = decoded, hello.resume != nil, state.isOpen { resuming = true }
+            if case .success(.hello(let hello)) = decoded, hello.resume != nil, state.lifecycle == .open { resuming = true }
             apply(state.handle(.message(decoded), now: now, maxMessageBytes: 65_536), resuming: resuming)
         }
     }
 
-    /// Fires every timer due at or before `t`, earliest first, as the server's loop would.
-    mutating func fireDue(before t: Int64) {
-        while let next = pending.min(by: { ($0.due, $0.order) < ($1.due, $1.order) }), next.due <= t {
+    /// Fires every timer due at or before `t`, earliest first, as the server's loop would (at most `most`).
+    mutating func fireDue(before t: Int64, most: Int = .max) {
+        var fired = 0
+        while fired < most, let next = pending.min(by: { ($0.due, $0.order) < ($1.due, $1.order) }), next.due <= t {
+            fired += 1
             pending.removeAll { $0.timer == next.timer }
             let at = max(now, next.due)
             apply(state.reduce(.timerFired(next.timer), now: at), resuming: false)
@@ -153,8 +158,8 @@ struct FuzzSession {
             ]
             guard numbers.allSatisfy(\.isFinite) else { fatalError("non-finite number in state: \(sent)") }
             guard (0...1).contains(sent.pull.progress) else { fatalError("pull progress \(sent.pull.progress)") }
-            guard sent.itemCount == state.items.count else {
-                fatalError("state.itemCount \(sent.itemCount) but \(state.items.count) items")
+            guard sent.itemCount == state.window.items.count else {
+                fatalError("state.itemCount \(sent.itemCount) but \(state.window.items.count) items")
             }
         default:
             break
@@ -163,11 +168,11 @@ struct FuzzSession {
 
     func checkInvariants() {
         var ids = Set<String>()
-        for item in state.items where !ids.insert(item.id).inserted {
+        for item in state.window.items where !ids.insert(item.id).inserted {
             fatalError("duplicate item id \(item.id)")
         }
         guard pending.count <= Self.maxPendingTimers else { fatalError("\(pending.count) timers pending: \(pending)") }
-        guard state.loadInFlight == nil || state.refresh.operation == nil
+        guard !state.loadingNextPage || !state.controller.refresh.isInFlight
             || !state.config.preset.behavior.cancelsLoadOnRefresh
         else {
             fatalError("\(state.config.preset): a page load and a refresh in flight together")

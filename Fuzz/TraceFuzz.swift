@@ -52,12 +52,12 @@ enum TraceFuzz {
     static func checkFork(of parent: Trace, at moment: Int64) {
         let rebuilt = Replay.rebuild(parent, through: moment, id: "f1", resumeToken: "fuzz")
         let state = rebuilt.state
-        guard state.items.count <= itemCap else {
-            fatalError("a fork at \(moment) holds \(state.items.count) items, past the cap of \(itemCap)")
+        guard state.window.items.count <= itemCap else {
+            fatalError("a fork at \(moment) holds \(state.window.items.count) items, past the cap of \(itemCap)")
         }
         var ids = Set<String>()
-        for item in state.items where !ids.insert(item.id).inserted { fatalError("duplicate item id \(item.id)") }
-        guard state.isOpen else { return }
+        for item in state.window.items where !ids.insert(item.id).inserted { fatalError("duplicate item id \(item.id)") }
+        guard state.lifecycle == .open else { return }
         // The fork's trace as the server writes it, read back and replayed.
         var header = parent.header
         header.session = "f1"

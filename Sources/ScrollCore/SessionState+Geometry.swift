@@ -1,62 +1,42 @@
 extension SessionState {
     // MARK: Geometry
 
-    /// One frame's geometry: the preset's rules decide, each edge's rule is logged as it changes, and what
-    /// fires starts (a refresh, a page load at either edge, a return to the origin).
+    /// One frame's geometry: the controller decides (the preset's rules, then what they start: a refresh, a
+    /// page load at either edge, a return to the origin), each edge's rule is logged as it changes, and the
+    /// decisions are carried out.
     mutating func receive(_ report: GeometryReport, now: Int64, into effects: inout [SessionEffect]) {
         guard lifecycle == .open else { return }
         checkAnchor(report, into: &effects)
         lastGeometry = report
         let seq = report.seq
         let axis = report.geometry.along(config.axis)
-        let verdict = config.preset.evaluate(
-            report.geometry, phase: report.phase, config: config, refreshing: refreshing, memory: &memory)
+        controller.heldRules = heldRules
+        let decisions = ask(.geometryChanged(report.geometry, phase: report.phase))
+        let verdict = controller.verdict
 
         note(.bottom, reached: verdict.reachedBottom, distance: axis.distanceToBottom, geometrySeq: seq, into: &effects)
         if verdict.pullStarted {
-            effects.append(.log(LogEntry(.pullStarted, geometrySeq: seq, ["distance": .number(memory.pull.distance)])))
+            effects.append(.log(LogEntry(.pullStarted, geometrySeq: seq, ["distance": .number(verdict.pull.distance)])))
         }
         if verdict.becameEligible {
             effects.append(
                 .log(
                     LogEntry(
                         .refreshEligible, geometrySeq: seq,
-                        ["distance": .number(memory.pull.distance), "threshold": .number(config.pullThreshold)])))
+                        ["distance": .number(verdict.pull.distance), "threshold": .number(config.pullThreshold)])))
         }
         if hasTopEdge {
             note(.top, reached: verdict.reachedTop, distance: axis.distanceToTop, geometrySeq: seq, into: &effects)
         }
-        if verdict.refreshFires {
-            triggerRefresh(trigger: .pull, geometrySeq: seq, into: &effects)
-        }
-        // While a jump loads its window or the page scrolls to its item, the edges are the jump's doing.
-        if verdict.loadFires {
-            ruleFired(at: .bottom, geometrySeq: seq, into: &effects)
-        }
-        // A feed that opened at its first item has nothing above it: the top rule stays quiet there (a
-        // bounded window's top rule loads back what it trimmed, while something is above).
-        if verdict.loadPreviousFires, config.twoWay || hasPrevious {
-            ruleFired(at: .top, geometrySeq: seq, into: &effects)
-        }
+        // The jump settles before the view is told to go back to the top.
+        carryOut(decisions.filter { $0 != .returnedToOrigin }, geometrySeq: seq, into: &effects)
         settleJump(after: report, into: &effects)
-        if verdict.returnedToOrigin {
-            effects.append(.send(.command(name: "scrollToTop")))
-            effects.append(.log(LogEntry(.scrollToTop, geometrySeq: seq)))
-        }
+        carryOut(decisions.filter { $0 == .returnedToOrigin }, geometrySeq: seq, into: &effects)
         if config.preset.behavior.observesOrigin {
             observeOrigin(now: now, into: &effects)
         }
         if config.compare {
             compare(report, into: &effects)
-        }
-    }
-
-    /// An edge's rule fired: its page loads, unless a jump is under way.
-    private mutating func ruleFired(at edge: FeedEdge, geometrySeq: Int, into effects: inout [SessionEffect]) {
-        if jump != .idle {
-            suppressForJump(edge, geometrySeq: geometrySeq, into: &effects)
-        } else {
-            triggerLoad(edge, trigger: edge.ruleTrigger, geometrySeq: geometrySeq, into: &effects)
         }
     }
 

@@ -63,8 +63,9 @@ extension SessionState {
                     LogEntry(.jumpCancelled, ["id": .string(request.id), "reason": JSONValue(Reason.unknownItem)])))
             return
         }
-        for edge in FeedEdge.allCases {
-            if let load = edges[edge].inFlight { cancelLoad(load, at: edge, reason: .jump, into: &effects) }
+        for edge in FeedEdge.allCases where edges[edge].request != nil {
+            cancelRequest(at: edge, reason: .jump, into: &effects)
+            carryOut(ask(.loadCancelled(edge)), geometrySeq: nil, into: &effects)
         }
         var filled = 0
         let index: Int
@@ -147,9 +148,10 @@ extension SessionState {
         return lower..<min(count, lower + limit)
     }
 
-    /// Geometry while a jump is under way fires no edge rule: `edge` would have loaded; the first time per
-    /// edge and jump it is logged (`loadMoreSuppressed` / `loadPreviousSuppressed`, reason `jump`).
-    mutating func suppressForJump(_ edge: FeedEdge, geometrySeq: Int, into effects: inout [SessionEffect]) {
+    /// Geometry while a jump is under way fires no edge rule (the controller holds them): `edge` would have
+    /// loaded; the first time per edge and jump it is logged (`loadMoreSuppressed` / `loadPreviousSuppressed`,
+    /// reason `jump`).
+    mutating func suppressForJump(_ edge: FeedEdge, geometrySeq: Int?, into effects: inout [SessionEffect]) {
         var request: JumpRequest?
         switch jump {
         case .idle: return

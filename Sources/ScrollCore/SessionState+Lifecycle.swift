@@ -15,6 +15,7 @@ extension SessionState {
         }
         lifecycle = .open
         generator = SeededGenerator(seed: config.seed)
+        controller = FeedController(settings: config.feedSettings)
         effects.append(.send(.welcome(session: id, resume: resumeToken, config: config)))
         // The settings the page asked for; the full set is in `welcome` and in the trace.
         effects.append(
@@ -63,8 +64,6 @@ extension SessionState {
         sourceHasMore = available.map { window.cursor < $0 } ?? true
         edges.bottom.page = 1
         edges.top.page = 0
-        edges.bottom.load = .idle
-        edges.top.load = .idle
         anchorCheckRev = nil
         sendItems(.replace, Array(window.pageItems), into: &effects)
     }
@@ -88,16 +87,10 @@ extension SessionState {
         guard lifecycle == .open else { return }
         effects.append(.log(LogEntry(.sessionReset, ["replaced": .int(window.items.count)])))
         cancelJump(reason: .reset, into: &effects)
-        for edge in FeedEdge.allCases {
-            if let load = edges[edge].inFlight { cancelLoad(load, at: edge, reason: .reset, into: &effects) }
-            if let failure = edges[edge].failure { abandonRetry(failure, reason: .reset, at: edge, into: &effects) }
-        }
-        if let operation = refresh.operation { effects.append(.cancel(.refresh(operation.token))) }
-        if refresh.holdRunning { effects.append(.cancel(.refreshHold)) }
-        refresh = .idle
+        // The controller drops its loads, retries, refresh and hold, and its rules start from scratch.
+        carryOut(ask(.reset(hasMore: hasMore, hasPrevious: hasPrevious)), geometrySeq: nil, into: &effects)
         edges.bottom.reached = false
         edges.top.reached = false
-        memory = RuleMemory()
         shadows = [:]
         bottomDisagreement = nil
         loadInitialItems(into: &effects)

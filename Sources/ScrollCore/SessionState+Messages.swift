@@ -29,27 +29,37 @@ extension SessionState {
 
     /// The `state` message for the current state.
     public var currentState: StateMessage {
-        let pull = config.preset.detectsPull ? memory.pull : PullState()
         let trimmed = window.trimmed
         return StateMessage(
-            ack: lastGeometry?.seq, preset: config.preset, reachedBottom: edges.bottom.reached, pull: pull,
+            ack: lastGeometry?.seq, preset: config.preset, reachedBottom: edges.bottom.reached, pull: controller.pull,
             refreshing: refreshing, loadingNextPage: loadingNextPage, hasMore: hasMore,
-            itemCount: window.items.count, indicator: indicator(pull: pull),
+            itemCount: window.items.count, indicator: controller.indicator,
             origin: config.preset.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil,
-            loadFailure: loadFailure.map(loadFailureState),
+            loadFailure: loadFailureState(at: .bottom),
             topEdge: hasTopEdge
                 ? TopEdgeState(
                     reachedTop: edges.top.reached, hasPrevious: hasPrevious,
-                    loadingPreviousPage: edges.top.inFlight != nil,
-                    loadFailure: edges.top.failure.map(loadFailureState)) : nil,
+                    loadingPreviousPage: controller.isLoading(.top), loadFailure: loadFailureState(at: .top)) : nil,
             window: config.windowSize > 0 || trimmed.top + trimmed.bottom > 0
                 ? WindowState(start: trimmed.top, count: window.pageCount, limit: config.windowSize) : nil)
     }
 
-    private func indicator(pull: PullState) -> IndicatorState {
-        config.preset.indicator(
-            pull: pull, refreshing: refreshing, loadingNextPage: loadingNextPage,
-            offset: lastGeometry?.geometry.along(config.axis).offset ?? 0, pullThreshold: config.pullThreshold)
+    /// `state.loadFailure` (`topEdge.loadFailure`) for the failed page at `edge`, if its last load failed.
+    func loadFailureState(at edge: FeedEdge) -> LoadFailureState? {
+        guard let failure = controller.loads[edge].failure else { return nil }
+        let page = edges[edge].nextPage
+        return switch failure.next {
+        case .manual:
+            LoadFailureState(page: page, failures: failure.failures, next: .manual)
+        case .noRetry:
+            LoadFailureState(page: page, failures: failure.failures, next: .none)
+        case .scheduled(let retry):
+            LoadFailureState(
+                page: page, failures: failure.failures, next: .scheduled, retry: retry.number,
+                retryMax: config.retryMax, retryInMs: Int(max(0, retry.due - now)))
+        case .gaveUp:
+            LoadFailureState(page: page, failures: failure.failures, next: .gaveUp, retryMax: config.retryMax)
+        }
     }
 
     // MARK: The feed's reach, tokens, draws

@@ -17,11 +17,11 @@ extension SessionState {
         case .configReceived(let fields):
             reconfigure(fields, into: &effects)
         case .refreshRequested:
-            triggerRefresh(trigger: .manual, geometrySeq: nil, into: &effects)
+            request(.refreshRequested, into: &effects)
         case .loadMoreRequested:
-            triggerLoad(.bottom, trigger: .manual, geometrySeq: nil, into: &effects)
+            request(.loadRequested(.bottom), into: &effects)
         case .loadPreviousRequested:
-            triggerLoad(.top, trigger: .manual, geometrySeq: nil, into: &effects)
+            request(.loadRequested(.top), into: &effects)
         case .resetRequested:
             reset(into: &effects)
         case .jumpRequested(let request):
@@ -29,8 +29,15 @@ extension SessionState {
         case .timerFired(let timer):
             fire(timer, now: now, into: &effects)
         }
+        checkTheSyntheticSideFollowsTheController()
         if lifecycle == .open { sendStateIfChanged(into: &effects) }
         return effects
+    }
+
+    /// A person's ask (a `loadMore`, `loadPrevious` or `refresh` message), once the session is open.
+    private mutating func request(_ event: FeedEvent, into effects: inout [SessionEffect]) {
+        guard lifecycle == .open else { return }
+        carryOut(ask(event), geometrySeq: nil, into: &effects)
     }
 
     // MARK: Timers
@@ -40,21 +47,18 @@ extension SessionState {
         case .pageLoad(let token), .previousLoad(let token):
             // A cancelled load's timer may still fire: its result is discarded.
             let edge: FeedEdge = timer == .pageLoad(token) ? .bottom : .top
-            guard let load = edges[edge].inFlight, load.token == token else { return }
-            completeLoad(load, at: edge, into: &effects)
+            guard let request = edges[edge].request, request.token == token else { return }
+            completeLoad(request, at: edge, into: &effects)
         case .refresh(let token):
-            guard case .inFlight(let operation, let hold) = refresh, operation.token == token else { return }
-            completeRefresh(operation, hold: hold, into: &effects)
+            guard let request = refreshRequest, request.token == token else { return }
+            completeRefresh(request, into: &effects)
         case .refreshHold:
-            endRefreshHold(into: &effects)
+            carryOut(ask(.holdEnded), geometrySeq: nil, into: &effects)
         case .loadRetry(let token), .previousRetry(let token):
             // A cancelled retry's timer may still fire: it is ignored.
             let edge: FeedEdge = timer == .loadRetry(token) ? .bottom : .top
-            guard let failure = edges[edge].failure, case .scheduled(let retry) = failure.next, retry.token == token
-            else {
-                return
-            }
-            triggerLoad(edge, trigger: .retry, geometrySeq: nil, into: &effects)
+            guard edges[edge].retryToken == token else { return }
+            carryOut(ask(.retryDue(edge)), geometrySeq: nil, into: &effects)
         case .newMessage:
             messageArrives(into: &effects)
         case .jump(let token):

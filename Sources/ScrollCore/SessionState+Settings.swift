@@ -14,47 +14,25 @@ extension SessionState {
         let old = before.json.object ?? [:]
         let changed = (config.json.object ?? [:]).filter { old[$0.key] != $0.value }
         guard !changed.isEmpty else { return }
-        if config.preset != before.preset || config.axis != before.axis {
-            // The new rules start from the current position without firing on it.
-            memory = RuleMemory()
-            if let report = lastGeometry {
-                _ = config.preset.evaluate(
-                    report.geometry, phase: report.phase, config: config, refreshing: refreshing, memory: &memory)
-                memory.pull = PullState()
-                if memory.reachedBottom != edges.bottom.reached {
-                    edges.bottom.reached = memory.reachedBottom
-                    let distance = report.geometry.along(config.axis).distanceToBottom
-                    let events = FeedEdge.bottom.events
-                    effects.append(
-                        .log(
-                            LogEntry(
-                                memory.reachedBottom ? events.reached : events.left, geometrySeq: report.seq,
-                                ["distanceToBottom": .number(distance), "trigger": JSONValue(Trigger.configChanged)])))
-                }
-            }
-        }
         if config.compare != before.compare || config.axis != before.axis {
             shadows = [:]
             bottomDisagreement = nil
         }
         sourceHasMore = pageableItems(besideRefreshed: window.heldExtraItems).map { window.cursor < $0 } ?? true
-        for edge in FeedEdge.allCases where edges[edge].load == .exhausted && hasItems(beyond: edge) {
-            edges[edge].load = .idle
+        // The controller takes the new settings: new rules start from the current position without firing on
+        // it, an edge with more again loads again, and a failed page is decided afresh.
+        let decisions = ask(.settingsChanged(config.feedSettings))
+        if let report = lastGeometry, controller.reachedBottom != edges.bottom.reached {
+            edges.bottom.reached = controller.reachedBottom
+            let distance = report.geometry.along(config.axis).distanceToBottom
+            let events = FeedEdge.bottom.events
+            effects.append(
+                .log(
+                    LogEntry(
+                        edges.bottom.reached ? events.reached : events.left, geometrySeq: report.seq,
+                        ["distanceToBottom": .number(distance), "trigger": JSONValue(Trigger.configChanged)])))
         }
-        for edge in FeedEdge.allCases {
-            guard let failure = edges[edge].failure else { continue }
-            if !hasItems(beyond: edge) {
-                abandonRetry(failure, reason: .feedExhausted, at: edge, into: &effects)
-                edges[edge].load = .idle
-            } else if config.retryPolicy != before.retryPolicy {
-                // The new policy decides about the failure on show, with a fresh budget of retries.
-                abandonRetry(failure, reason: .retryPolicyChanged, at: edge, into: &effects)
-                var redecided = failure
-                redecided.retries = 0
-                decideRetry(&redecided, at: edge, into: &effects)
-                edges[edge].load = .failed(redecided)
-            }
-        }
+        carryOut(decisions, geometrySeq: nil, into: &effects)
         if config.windowSize != before.windowSize {
             fitWindow(into: &effects)
         }

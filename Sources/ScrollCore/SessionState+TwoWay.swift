@@ -29,14 +29,11 @@ extension SessionState {
             data["follow"] = false
             data["shown"] = false
         } else {
-            let follow = lastGeometry != nil && edges.bottom.reached
             window.appendArrival(message, shown: true)
             sendItems(.append, [message], into: &effects)
-            rearmBottomRule()
-            data["follow"] = .bool(follow)
-            if follow {
-                effects.append(.send(.command(name: "scrollToBottom")))
-            }
+            let decisions = ask(.itemsArrived)
+            data["follow"] = .bool(decisions.contains(.followsArrivals))
+            carryOut(decisions, geometrySeq: nil, into: &effects)
         }
         data["total"] = .int(window.items.count)
         effects.append(.log(LogEntry(.messageArrived, data)))

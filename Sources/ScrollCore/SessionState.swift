@@ -26,19 +26,22 @@ public struct SessionState: Equatable, Sendable {
     /// The items `rev` last sent.
     public var rev = 0
 
-    /// Each edge's page load, last page and rule: the bottom loads the next pages, the top the previous ones.
+    /// The decisions: the preset's rules, each edge's page load, the refresh, the retry policy. The session
+    /// asks it (``ask(_:)``) and carries out what it decides (``carryOut(_:geometrySeq:into:)``).
+    public var controller: FeedController
+    /// Each edge's last page, what the log said of its rule, and the synthetic side of its load and retry:
+    /// the bottom loads the next pages, the top the previous ones.
     public var edges = PerEdge(EdgeState())
     /// The `rev` of a prepend (or a trim at the top) whose effect on the page's anchor is still to be checked.
     public var anchorCheckRev: Int?
     /// A `jump` under way: its window loading, or the page positioning the item.
     public var jump = JumpPhase.idle
-    /// The refresh and its indicator.
-    public var refresh = RefreshPhase.idle
+    /// The refresh in flight, as the synthetic feed serves it: present exactly while the controller's
+    /// refresh is in flight.
+    public var refreshRequest: SimulatedRequest?
 
     /// The last geometry received, and its phase and seq.
     public var lastGeometry: GeometryReport?
-    /// The primary preset's rule memory.
-    public var memory = RuleMemory()
     /// Compare mode: every preset's rule memory, evaluated without side effects.
     public var shadows: [Preset: ShadowRules] = [:]
     /// Compare mode: the presets whose bottom rule was true when they last disagreed (nil: they agreed).
@@ -71,19 +74,14 @@ public struct SessionState: Equatable, Sendable {
         self.source = source
         self.itemCap = itemCap
         self.generator = SeededGenerator(seed: config.seed)
+        self.controller = FeedController(settings: config.feedSettings)
     }
 
-    /// The page load in flight at the bottom, if any.
-    public var loadInFlight: PageLoad? { edges.bottom.inFlight }
-
     /// Whether a page load is in flight at the bottom (the wire's `loadingNextPage`).
-    public var loadingNextPage: Bool { loadInFlight != nil }
+    public var loadingNextPage: Bool { controller.isLoading(.bottom) }
 
-    /// Whether the refresh indicator shows.
-    public var refreshing: Bool { refresh.showsIndicator }
-
-    /// The failed page at the bottom and the retry policy's decision about it, if the last load failed.
-    public var loadFailure: LoadFailure? { edges.bottom.failure }
+    /// Whether the refresh indicator shows (the wire's `refreshing`).
+    public var refreshing: Bool { controller.isRefreshing }
 
     /// Whether older items exist above the first one the page holds: trimmed ones, or feed items above the
     /// first one the session holds (when the item cap leaves room for them). The wire's `topEdge.hasPrevious`.

@@ -61,3 +61,51 @@ extension JSONValue {
     /// A reason as event data.
     public init(_ reason: Reason) { self = .string(reason.rawValue) }
 }
+
+extension Trigger {
+    /// What asked the controller, by its name on the wire.
+    public init(_ trigger: FeedTrigger) {
+        switch trigger {
+        case .bottom: self = .bottom
+        case .top: self = .top
+        case .pull: self = .pull
+        case .manual: self = .manual
+        case .retry: self = .retry
+        }
+    }
+}
+
+extension Reason {
+    /// Why the controller loaded nothing, by its name on the wire.
+    public init(_ reason: LoadSuppression) {
+        switch reason {
+        case .loadInFlight: self = .loadInFlight
+        case .refreshing: self = .refreshing
+        case .retryScheduled: self = .retryScheduled
+        case .gaveUp: self = .gaveUp
+        }
+    }
+
+    /// Why the controller dropped a load in flight, by its name on the wire.
+    public init(_ reason: LoadCancellation) {
+        switch reason {
+        case .refreshStarted: self = .refreshStarted
+        case .reset: self = .reset
+        }
+    }
+
+    /// Why the controller dropped a scheduled retry, by its name on the wire.
+    public init(_ reason: RetryCancellation) {
+        switch reason {
+        case .manualLoad: self = .manualLoad
+        case .feedExhausted: self = .feedExhausted
+        case .retryPolicyChanged: self = .retryPolicyChanged
+        case .reset: self = .reset
+        }
+    }
+}
+
+extension JSONValue {
+    /// What asked the controller, as event data.
+    public init(_ trigger: FeedTrigger) { self.init(Trigger(trigger)) }
+}

@@ -195,7 +195,7 @@ public struct CheckRun {
     /// Ends the foreign period once `home` runs and nothing another preset started is left.
     private mutating func settleForeign() {
         guard foreign, session.state.config.preset == home else { return }
-        if session.loadsPending == 0, session.refreshesPending == 0, session.state.refresh == .idle {
+        if session.loadsPending == 0, session.refreshesPending == 0, session.state.controller.refresh == .idle {
             foreign = false
         }
     }
@@ -206,7 +206,7 @@ public struct CheckRun {
     private mutating func beforeGeometry(_ geometry: FeedGeometry, phase: FeedScrollPhase) {
         guard isHome, home.detectsBottom else { return }
         // `session.state` is read in place throughout: a copy of the session costs more than the check.
-        var memory = session.state.memory
+        var memory = session.state.controller.memory
         let verdict = home.evaluate(
             geometry, phase: phase, config: session.state.config, refreshing: session.state.refreshing,
             memory: &memory)

@@ -1,45 +1,49 @@
-/// One feed's decisions, as the playground makes them: geometry and completions in, actions out.
+/// One feed's decisions: geometry, completions and the clock in; what to do, and why, out. It is the only
+/// code that decides, in an app and in the playground's server alike (its session holds one and asks it).
 ///
 /// Feed it every scroll geometry (`geometryChanged`) and tell it how each load and refresh it asked for
 /// ended; it answers with what to do (`FeedAction`): start a page load at the bottom or the top, start a
-/// refresh, cancel a load, wake it for a retry. It holds no items and reads no clock: every call takes
-/// `now`, milliseconds on any monotonic clock, so a test (or a replay) controls time.
-public struct FeedController: Sendable {
+/// refresh, cancel a load, wake it for a retry. It decides the edge rules, the one load per edge in flight,
+/// the re-arming of a rule once items land, the pull and its release, the refresh, its fixed hold and its
+/// cancel of a load, and the retry policy with its schedule. ``decide(_:now:using:)`` says the same as a
+/// list of ``FeedDecision``s, each with its reason, for an app that logs them.
+///
+/// It holds no items and reads no clock: every call takes `now`, milliseconds on any monotonic clock, so a
+/// test (or a replay) controls time. A retry's jitter is drawn from the generator ``decide(_:now:using:)``
+/// is given (the system's, in the calls that return actions).
+public struct FeedController: Equatable, Sendable {
     /// The settings in force (change them with `update(_:now:)`).
     public private(set) var settings: FeedSettings
     /// What the preset's rules remember from one geometry to the next.
-    public private(set) var memory = RuleMemory()
-    /// The bottom rule on the last geometry.
+    public internal(set) var memory = RuleMemory()
+    /// What the preset's rules concluded on the last geometry.
+    public private(set) var verdict = RuleVerdict()
+    /// The bottom rule on the last geometry (or, after new settings, on it evaluated afresh).
     public private(set) var reachedBottom = false
     /// The top rule on the last geometry.
     public private(set) var reachedTop = false
-    /// Whether the feed has more at the bottom (the last `loadMoreFinished` said so).
-    public private(set) var hasMore: Bool
+    /// Whether the feed has more at the bottom, as the app last said (`loadFinished`, `feedChanged`).
+    public internal(set) var hasMore: Bool
     /// Whether older items exist above the first one shown (a chat, a feed opened in the middle).
-    public private(set) var hasPrevious: Bool
+    public internal(set) var hasPrevious: Bool
+    /// Each edge's page load: idle, in flight, failed (and what the retry policy does next), or exhausted.
+    public internal(set) var loads = PerEdge(PageLoadPhase.idle)
+    /// The refresh and its indicator.
+    public internal(set) var refresh = RefreshPhase.idle
+    /// Edges whose rule the app holds back: a rule that fires there loads nothing (`.ruleHeld`). Hold both
+    /// while the view scrolls to an item, so the geometry on the way loads nothing; a person, a retry and a
+    /// refresh that yields to older items still load.
+    public var heldRules: Set<FeedEdge> = []
 
-    private var edges: [FeedEdge: EdgePhase] = [.bottom: .idle, .top: .idle]
-    private var refresh = RefreshStatus.idle
-    private var holdDue: Int64?
     private var lastGeometry: FeedGeometry?
     private var lastPhase = FeedScrollPhase.idle
-    private let jitter: @Sendable (Int) -> Int
 
     /// A controller for one feed. `hasMore`, `hasPrevious`: what the feed has beyond its first items.
-    /// `jitter` draws a retry's jittered half (given the half, it returns 0…half); the default draws at
-    /// random, a test passes a fixed one.
-    public init(
-        settings: FeedSettings, hasMore: Bool = true, hasPrevious: Bool = false,
-        jitter: @escaping @Sendable (Int) -> Int = FeedController.randomJitter
-    ) {
+    public init(settings: FeedSettings, hasMore: Bool = true, hasPrevious: Bool = false) {
         self.settings = settings
         self.hasMore = hasMore
         self.hasPrevious = hasPrevious
-        self.jitter = jitter
     }
-
-    /// A retry's jitter drawn from the system's random source.
-    public static let randomJitter: @Sendable (Int) -> Int = { half in Int.random(in: 0...max(0, half)) }
 
     // MARK: What the app reads
 
@@ -47,13 +51,10 @@ public struct FeedController: Sendable {
     public var isRefreshing: Bool { refresh.showsIndicator }
 
     /// Whether a page load is in flight at `edge`.
-    public func isLoading(_ edge: FeedEdge) -> Bool { inFlightRetries(edge) != nil }
+    public func isLoading(_ edge: FeedEdge) -> Bool { loads[edge].inFlight != nil }
 
     /// The retry policy's state of `edge`'s failed page, nil when its last load did not fail.
-    public func retry(_ edge: FeedEdge) -> RetryStatus? {
-        guard case .failed(let failure) = edges[edge] else { return nil }
-        return failure.status
-    }
+    public func retry(_ edge: FeedEdge) -> RetryStatus? { loads[edge].failure?.next.status }
 
     /// The pull as the preset sees it (nothing for presets without pull-to-refresh).
     public var pull: PullState { settings.preset.detectsPull ? memory.pull : PullState() }
@@ -65,126 +66,158 @@ public struct FeedController: Sendable {
             offset: lastGeometry?.along(settings.axis).offset ?? 0, pullThreshold: settings.pullThreshold)
     }
 
-    // MARK: Geometry
+    // MARK: The one entry point
+
+    /// Applies one event at `now` and returns what the controller decided, in order, each with its reason:
+    /// the decisions' ``FeedDecision/action``s are what the app must do. A retry's jitter is drawn from
+    /// `generator` (half the delay, `Int(generator.next() % UInt64(half + 1))`), so a seeded generator
+    /// replays the same schedule.
+    public mutating func decide(
+        _ event: FeedEvent, now: Int64, using generator: inout some RandomNumberGenerator
+    ) -> [FeedDecision] {
+        var turn = Turn(now: now, random: generator)
+        defer { generator = turn.random }
+        switch event {
+        case .geometryChanged(let geometry, let phase): observe(geometry, phase: phase, &turn)
+        case .loadRequested(let edge): load(edge, .manual, &turn)
+        case .refreshRequested: startRefresh(.manual, &turn)
+        case .loadFinished(let edge, let more, let shown): land(edge, hasMore: more, shown: shown)
+        case .loadFailed(let edge): fail(edge, &turn)
+        case .loadCancelled(let edge): if loads[edge].inFlight != nil { loads[edge] = .idle }
+        case .refreshFinished(let added, let shown): finishRefresh(addedItems: added, shown: shown, &turn)
+        case .refreshFailed: finishRefresh(addedItems: 0, shown: false, &turn)
+        case .retryDue(let edge): retryDue(edge, &turn)
+        case .holdEnded: endHold(&turn)
+        case .tick: runWhatIsDue(&turn)
+        case .itemsArrived: itemsArrived(&turn)
+        case .feedChanged(let more, let previous): changeEnds(hasMore: more, hasPrevious: previous)
+        case .settingsChanged(let new): apply(new, &turn)
+        case .reset(let more, let previous): reset(hasMore: more, hasPrevious: previous, &turn)
+        }
+        return turn.decisions
+    }
+
+    /// ``decide(_:now:using:)`` with the system's random generator.
+    public mutating func decide(_ event: FeedEvent, now: Int64) -> [FeedDecision] {
+        var generator = SystemRandomNumberGenerator()
+        return decide(event, now: now, using: &generator)
+    }
+
+    // MARK: The app's calls
 
     /// One geometry of the scroll view, with its phase: runs the preset's rules and says what they start.
     public mutating func geometryChanged(_ geometry: FeedGeometry, phase: FeedScrollPhase, now: Int64) -> [FeedAction] {
-        lastGeometry = geometry
-        lastPhase = phase
-        let verdict = settings.preset.evaluate(
-            geometry, phase: phase, settings: settings, refreshing: isRefreshing, memory: &memory)
-        reachedBottom = verdict.reachedBottom
-        reachedTop = verdict.reachedTop
-        var actions: [FeedAction] = []
-        if verdict.refreshFires { startRefresh(.rule, now: now, into: &actions) }
-        if verdict.loadFires { load(.bottom, .rule, now: now, into: &actions) }
-        if verdict.loadPreviousFires { load(.top, .rule, now: now, into: &actions) }
-        if verdict.returnedToOrigin { actions.append(.scrollToTop) }
-        return actions
+        actions(.geometryChanged(geometry, phase: phase), now: now)
     }
-
-    // MARK: Completions
 
     /// The page load at `edge` landed its items; `hasMore` says whether the feed has more at that edge.
     public mutating func loadFinished(_ edge: FeedEdge, hasMore more: Bool, now: Int64) -> [FeedAction] {
-        guard inFlightRetries(edge) != nil else { return [] }
-        edges[edge] = .idle
-        if edge == .bottom {
-            hasMore = more
-            rearm(.bottom)
-        } else {
-            hasPrevious = more
-            rearm(.top)
-        }
-        return []
+        actions(.loadFinished(edge, hasMore: more, shown: true), now: now)
     }
 
     /// The page load at `edge` failed: the retry policy decides what happens next.
     public mutating func loadFailed(_ edge: FeedEdge, now: Int64) -> [FeedAction] {
-        guard let retries = inFlightRetries(edge) else { return [] }
-        var actions: [FeedAction] = []
-        var failure = Failure(retries: retries, status: .manual, due: nil, number: 0)
-        decideRetry(&failure, at: edge, now: now, into: &actions)
-        edges[edge] = .failed(failure)
-        return actions
+        actions(.loadFailed(edge), now: now)
+    }
+
+    /// The app dropped the page load in flight at `edge` itself (its result will not be reported).
+    public mutating func loadCancelled(_ edge: FeedEdge, now: Int64) -> [FeedAction] {
+        actions(.loadCancelled(edge), now: now)
     }
 
     /// The refresh landed `addedItems` new items on top (0 when it brought nothing new).
     public mutating func refreshFinished(addedItems: Int, now: Int64) -> [FeedAction] {
-        guard case .inFlight(let hold) = refresh else { return [] }
-        if addedItems > 0 { rearm(.bottom) }
-        return endRefresh(hold: hold, contentChanged: addedItems > 0, now: now)
+        actions(.refreshFinished(addedItems: addedItems, shown: true), now: now)
     }
 
     /// The refresh failed.
     public mutating func refreshFailed(now: Int64) -> [FeedAction] {
-        guard case .inFlight(let hold) = refresh else { return [] }
-        return endRefresh(hold: hold, contentChanged: false, now: now)
+        actions(.refreshFailed, now: now)
     }
 
     /// New items arrived at the bottom (a chat's new messages): the bottom rule is evaluated afresh, and
     /// a reader at the bottom follows them.
     public mutating func itemsArrived(now: Int64) -> [FeedAction] {
-        rearm(.bottom)
-        return lastGeometry != nil && reachedBottom ? [.scrollToBottom] : []
+        actions(.itemsArrived, now: now)
     }
 
     /// The app's feed changed its ends by other means (new items exist below, older ones above).
     public mutating func feedChanged(hasMore more: Bool, hasPrevious previous: Bool) {
-        hasMore = more
-        hasPrevious = previous
+        changeEnds(hasMore: more, hasPrevious: previous)
     }
 
-    // MARK: Time and people
-
-    /// The clock reached `now`: runs what was due by then (a scheduled retry, the end of a fixed hold).
+    /// The clock reached `now`: runs what was due by then (the end of a fixed hold, a scheduled retry).
     /// Call it when a `.wake(after:)` or `.retry(_:after:)` delay has passed.
     public mutating func tick(now: Int64) -> [FeedAction] {
-        var actions: [FeedAction] = []
-        if let due = holdDue, due <= now {
-            holdDue = nil
-            switch refresh {
-            case .inFlight(hold: .running):
-                // The fixed hold ends the indicator while the refresh goes on (the design's pitfall).
-                refresh = .inFlight(hold: .ended)
-                memory.pull = PullState()
-            case .holding:
-                endIndicator()
-            case .idle, .inFlight:
-                break
-            }
-            loadWhatTheRefreshHeldBack(now: now, into: &actions)
-        }
-        for edge in FeedEdge.allCases {
-            guard case .failed(let failure) = edges[edge], failure.status == .scheduled, let due = failure.due,
-                due <= now
-            else { continue }
-            load(edge, .retry, now: now, into: &actions)
-        }
-        return actions
+        actions(.tick, now: now)
     }
 
     /// A person asked for the next page (Load more, Retry at the bottom) or, at the top, the previous one.
     public mutating func loadRequested(_ edge: FeedEdge, now: Int64) -> [FeedAction] {
-        var actions: [FeedAction] = []
-        load(edge, .person, now: now, into: &actions)
-        return actions
+        actions(.loadRequested(edge), now: now)
     }
 
     /// A person asked for a refresh (a Refresh button, `refreshable`'s action).
     public mutating func refreshRequested(now: Int64) -> [FeedAction] {
-        var actions: [FeedAction] = []
-        startRefresh(.person, now: now, into: &actions)
-        return actions
+        actions(.refreshRequested, now: now)
     }
 
     /// New settings. A new preset or axis starts its rules from the current position without firing on
     /// it; a new retry policy decides afresh about a failed page.
     public mutating func update(_ new: FeedSettings, now: Int64) -> [FeedAction] {
+        actions(.settingsChanged(new), now: now)
+    }
+
+    /// Back to the first page: nothing in flight, nothing failed, the rules start from scratch. (Cancel
+    /// the loads and the refresh the app still runs.)
+    public mutating func reset(hasMore: Bool = true, hasPrevious: Bool = false) {
+        _ = decide(.reset(hasMore: hasMore, hasPrevious: hasPrevious), now: 0)
+    }
+
+    private mutating func actions(_ event: FeedEvent, now: Int64) -> [FeedAction] {
+        decide(event, now: now).compactMap(\.action)
+    }
+
+    // MARK: Geometry, arrivals, ends, settings, reset
+
+    private mutating func observe(
+        _ geometry: FeedGeometry, phase: FeedScrollPhase, _ turn: inout Turn<some RandomNumberGenerator>
+    ) {
+        lastGeometry = geometry
+        lastPhase = phase
+        verdict = settings.preset.evaluate(
+            geometry, phase: phase, settings: settings, refreshing: isRefreshing, memory: &memory)
+        reachedBottom = verdict.reachedBottom
+        reachedTop = verdict.reachedTop
+        if verdict.refreshFires { startRefresh(.pull, &turn) }
+        if verdict.loadFires { ruleFired(.bottom, &turn) }
+        if verdict.loadPreviousFires { ruleFired(.top, &turn) }
+        if verdict.returnedToOrigin { turn.decide(.returnedToOrigin) }
+    }
+
+    private mutating func itemsArrived(_ turn: inout Turn<some RandomNumberGenerator>) {
+        rearm(.bottom)
+        if lastGeometry != nil, reachedBottom { turn.decide(.followsArrivals) }
+    }
+
+    private mutating func changeEnds(hasMore more: Bool, hasPrevious previous: Bool) {
+        hasMore = more
+        hasPrevious = previous
+        reopenExhaustedEdges()
+    }
+
+    /// An edge that said it was exhausted and has more again loads (and says so) as before.
+    private mutating func reopenExhaustedEdges() {
+        for edge in FeedEdge.allCases where loads[edge] == .exhausted && hasItems(beyond: edge) {
+            loads[edge] = .idle
+        }
+    }
+
+    private mutating func apply(_ new: FeedSettings, _ turn: inout Turn<some RandomNumberGenerator>) {
         let before = settings
         settings = new
-        var actions: [FeedAction] = []
         if new.preset != before.preset || new.axis != before.axis {
+            // The new rules start from the current position without firing on it.
             memory = RuleMemory()
             if let geometry = lastGeometry {
                 let verdict = new.preset.evaluate(
@@ -193,128 +226,39 @@ public struct FeedController: Sendable {
                 memory.pull = PullState()
             }
         }
-        if new.retryPolicy != before.retryPolicy {
-            for edge in FeedEdge.allCases {
-                guard case .failed(var failure) = edges[edge] else { continue }
+        reopenExhaustedEdges()
+        for edge in FeedEdge.allCases {
+            guard var failure = loads[edge].failure else { continue }
+            if !hasItems(beyond: edge) {
+                cancelRetry(of: failure, at: edge, .feedExhausted, &turn)
+                loads[edge] = .idle
+            } else if new.retryPolicy != before.retryPolicy {
+                // The new policy decides about the failure on show, with a fresh budget of retries.
+                cancelRetry(of: failure, at: edge, .retryPolicyChanged, &turn)
                 failure.retries = 0
-                decideRetry(&failure, at: edge, now: now, into: &actions)
-                edges[edge] = .failed(failure)
-            }
-        }
-        return actions
-    }
-
-    /// Back to the first page: nothing in flight, nothing failed, the rules start from scratch.
-    public mutating func reset(hasMore: Bool = true, hasPrevious: Bool = false) {
-        self = FeedController(settings: settings, hasMore: hasMore, hasPrevious: hasPrevious, jitter: jitter)
-    }
-
-    // MARK: The shared skeleton
-
-    private mutating func load(_ edge: FeedEdge, _ ask: LoadAsk, now: Int64, into actions: inout [FeedAction]) {
-        var failure: Failure? = nil
-        if case .failed(let failed) = edges[edge] { failure = failed }
-        let admission = settings.preset.behavior.admitLoad(
-            ask, inFlight: inFlightRetries(edge) != nil, hasMore: edge == .bottom ? hasMore : hasPrevious,
-            refreshing: isRefreshing, retry: failure?.status)
-        switch admission {
-        case .inFlight, .retryScheduled, .gaveUp:
-            return
-        case .exhausted:
-            if failure != nil { edges[edge] = .idle }
-            return
-        case .refreshing(let reschedulesRetry):
-            if reschedulesRetry, var failure {
-                scheduleRetry(&failure, number: failure.number, at: edge, now: now, into: &actions)
-                edges[edge] = .failed(failure)
-            }
-            return
-        case .start:
-            var retries = failure?.retries ?? 0
-            if ask == .retry, let failure { retries = failure.number }
-            // A person asked: the automatic retries start over.
-            if ask == .person { retries = 0 }
-            edges[edge] = .inFlight(retries: retries)
-            actions.append(edge == .bottom ? .loadMore : .loadPrevious)
-        }
-    }
-
-    private mutating func startRefresh(_ ask: LoadAsk, now: Int64, into actions: inout [FeedAction]) {
-        let admission = settings.preset.behavior.admitRefresh(
-            hasPrevious: hasPrevious, refreshInFlight: refresh.isInFlight)
-        switch admission {
-        case .yieldsToPrevious:
-            memory.pull = PullState()
-            load(.top, ask, now: now, into: &actions)
-        case .inFlight:
-            return
-        case .start(let cancelsLoad, let holdsIndicator):
-            refresh = .inFlight(hold: holdsIndicator ? .running : .none)
-            actions.append(.refresh)
-            if holdsIndicator {
-                holdDue = now + Int64(settings.refreshHoldMs)
-                actions.append(.wake(after: settings.refreshHoldMs))
-            }
-            if cancelsLoad, inFlightRetries(.bottom) != nil {
-                edges[.bottom] = .idle
-                actions.append(.cancelLoadMore)
+                decideRetry(&failure, at: edge, &turn)
+                loads[edge] = .failed(failure)
             }
         }
     }
 
-    private mutating func endRefresh(hold: Hold, contentChanged: Bool, now: Int64) -> [FeedAction] {
-        if hold == .running {
-            refresh = .holding
-        } else {
-            endIndicator()
-        }
-        var actions: [FeedAction] = []
-        if !contentChanged { loadWhatTheRefreshHeldBack(now: now, into: &actions) }
-        return actions
-    }
-
-    private mutating func loadWhatTheRefreshHeldBack(now: Int64, into actions: inout [FeedAction]) {
-        guard
-            settings.preset.behavior.loadsWhatRefreshHeldBack(
-                refreshing: isRefreshing, bottomIdle: edges[.bottom] == .idle, atBottom: memory.reachedBottom,
-                hasMore: hasMore)
-        else { return }
-        load(.bottom, .rule, now: now, into: &actions)
-    }
-
-    private mutating func endIndicator() {
-        refresh = .idle
-        holdDue = nil
-        memory.pull = PullState()
-    }
-
-    private mutating func decideRetry(
-        _ failure: inout Failure, at edge: FeedEdge, now: Int64, into actions: inout [FeedAction]
+    private mutating func reset(
+        hasMore more: Bool, hasPrevious previous: Bool, _ turn: inout Turn<some RandomNumberGenerator>
     ) {
-        failure.due = nil
-        switch settings.retryDecision(afterRetries: failure.retries) {
-        case .manual: failure.status = .manual
-        case .noRetry: failure.status = .noRetry
-        case .giveUp:
-            failure.status = .gaveUp
-            actions.append(.gaveUp(edge))
-        case .retry(let number):
-            scheduleRetry(&failure, number: number, at: edge, now: now, into: &actions)
+        for edge in FeedEdge.allCases {
+            if loads[edge].inFlight != nil { turn.decide(.loadCancelled(edge, reason: .reset)) }
+            if let failure = loads[edge].failure { cancelRetry(of: failure, at: edge, .reset, &turn) }
         }
-    }
-
-    private mutating func scheduleRetry(
-        _ failure: inout Failure, number: Int, at edge: FeedEdge, now: Int64, into actions: inout [FeedAction]
-    ) {
-        let delay = settings.retryDelay(number, jitter: jitter)
-        failure.status = .scheduled
-        failure.number = number
-        failure.due = now + Int64(delay)
-        actions.append(.retry(edge, after: delay))
+        if refresh.isInFlight { turn.decide(.refreshCancelled) }
+        if refresh.holdEnds != nil { turn.decide(.holdCancelled) }
+        // The view stays where it is: its last geometry is kept for re-arming and for new settings.
+        let kept = (lastGeometry, lastPhase, heldRules)
+        self = FeedController(settings: settings, hasMore: more, hasPrevious: previous)
+        (lastGeometry, lastPhase, heldRules) = kept
     }
 
     /// Once new items show, presets that re-arm evaluate their edge rule afresh on the next geometry.
-    private mutating func rearm(_ edge: FeedEdge) {
+    mutating func rearm(_ edge: FeedEdge) {
         guard let length = lastGeometry?.along(settings.axis).contentLength else { return }
         switch edge {
         case .bottom where settings.preset.behavior.rearmsBottomWhenItemsLand:
@@ -326,79 +270,18 @@ public struct FeedController: Sendable {
         }
     }
 
-    private func inFlightRetries(_ edge: FeedEdge) -> Int? {
-        if case .inFlight(let retries) = edges[edge] { retries } else { nil }
-    }
-
-    private enum EdgePhase: Equatable, Sendable {
-        case idle
-        case inFlight(retries: Int)
-        case failed(Failure)
-    }
-
-    private struct Failure: Equatable, Sendable {
-        /// Automatic retries used since a person last asked.
-        var retries: Int
-        var status: RetryStatus
-        /// When the scheduled retry is due.
-        var due: Int64?
-        /// Which retry is scheduled.
-        var number: Int
-    }
-
-    private enum Hold: Equatable, Sendable { case none, running, ended }
-
-    private enum RefreshStatus: Equatable, Sendable {
-        case idle
-        case inFlight(hold: Hold)
-        case holding
-
-        var isInFlight: Bool { if case .inFlight = self { true } else { false } }
-
-        var showsIndicator: Bool {
-            switch self {
-            case .idle, .inFlight(hold: .ended): false
-            case .inFlight, .holding: true
-            }
-        }
-    }
+    /// Whether the feed has items beyond what the view shows at `edge`.
+    func hasItems(beyond edge: FeedEdge) -> Bool { edge == .bottom ? hasMore : hasPrevious }
 }
 
-/// What a `FeedController` asks the app to do.
-public enum FeedAction: Equatable, Hashable, Sendable {
-    /// Load the next page; report how it ended with `loadFinished(.bottom, …)` or `loadFailed(.bottom, …)`.
-    case loadMore
-    /// Load the previous page (older items, on top); report with `loadFinished(.top, …)` or `loadFailed(.top, …)`.
-    case loadPrevious
-    /// Refresh; report with `refreshFinished(addedItems:now:)` or `refreshFailed(now:)`.
-    case refresh
-    /// A refresh replaced the page load in flight: cancel it and drop its result (do not report it).
-    case cancelLoadMore
-    /// The failed page at this edge is retried after this many milliseconds: call `tick(now:)` then.
-    case retry(FeedEdge, after: Int)
-    /// The retry policy gave up on the failed page at this edge: only a person loads it again.
-    case gaveUp(FeedEdge)
-    /// Call `tick(now:)` after this many milliseconds (a fixed hold of the refresh indicator ends).
-    case wake(after: Int)
-    /// Scroll to the top (`refreshOffsetObservable` does once the content returns to its origin).
-    case scrollToTop
-    /// Scroll to the bottom: new items arrived while the reader was there.
-    case scrollToBottom
-}
+/// One call's work: its clock, what was decided so far, and the generator a retry's jitter is drawn from.
+struct Turn<Random: RandomNumberGenerator> {
+    let now: Int64
+    var random: Random
+    var decisions: [FeedDecision] = []
 
-extension FeedAction: CustomStringConvertible {
-    /// The action as the docs and the playground's log name it: `loadMore`, `retry(bottom, after: 1000 ms)`.
-    public var description: String {
-        switch self {
-        case .loadMore: "loadMore"
-        case .loadPrevious: "loadPrevious"
-        case .refresh: "refresh"
-        case .cancelLoadMore: "cancelLoadMore"
-        case .retry(let edge, let delay): "retry(\(edge.rawValue), after: \(delay) ms)"
-        case .gaveUp(let edge): "gaveUp(\(edge.rawValue))"
-        case .wake(let delay): "wake(after: \(delay) ms)"
-        case .scrollToTop: "scrollToTop"
-        case .scrollToBottom: "scrollToBottom"
-        }
-    }
+    mutating func decide(_ decision: FeedDecision) { decisions.append(decision) }
+
+    /// A retry's jittered half: 0…`half`, as the playground's session has always drawn it.
+    mutating func jitter(_ half: Int) -> Int { Int(random.next() % UInt64(half + 1)) }
 }

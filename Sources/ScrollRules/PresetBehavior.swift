@@ -1,6 +1,6 @@
 /// What a preset has and does beyond its detection formulas: every difference between presets that the
-/// session's shared logic, the page (`welcome.presets`) and the lab ask about, described once per preset
-/// next to its rules.
+/// controller's shared skeleton, the page (`welcome.presets`) and the lab ask about, described once per
+/// preset next to its rules.
 public struct PresetBehavior: Equatable, Sendable {
     /// The preset has a bottom rule that loads the next page.
     public var detectsBottom = true

@@ -21,7 +21,7 @@ public struct RuleMemory: Equatable, Hashable, Sendable {
     public init() {}
 }
 
-/// What a preset's rules conclude from one geometry, before the session's guards apply.
+/// What a preset's rules conclude from one geometry, before the controller's guards apply.
 public struct RuleVerdict: Equatable, Sendable {
     /// The bottom rule's value (false for presets without one).
     public var reachedBottom = false
@@ -39,12 +39,14 @@ public struct RuleVerdict: Equatable, Sendable {
     public var reachedTop = false
     /// The top rule asks for the previous page now.
     public var loadPreviousFires = false
+    /// The pull once the rules ran on this geometry (what `pullStarted` and `refreshEligible` measure).
+    public var pull = PullState()
 }
 
 extension Preset {
     /// Runs this preset's detection rules on one geometry.
     ///
-    /// `refreshing` is the session's refresh indicator: some designs ignore or freeze the pull meanwhile.
+    /// `refreshing` is the refresh indicator: some designs ignore or freeze the pull meanwhile.
     public func evaluate(
         _ geometry: FeedGeometry, phase: FeedScrollPhase, settings: FeedSettings, refreshing: Bool,
         memory: inout RuleMemory
@@ -56,6 +58,7 @@ extension Preset {
         // Seed guard: an unmeasured content size is recorded but decides nothing.
         guard axis.contentLength != 0 else {
             verdict.reachedBottom = memory.reachedBottom
+            verdict.pull = memory.pull
             return verdict
         }
         evaluateBottom(axis, settings: settings, memory: &memory, verdict: &verdict)
@@ -63,6 +66,7 @@ extension Preset {
         evaluatePull(
             geometry, axis, released: released, settings: settings, refreshing: refreshing, memory: &memory,
             verdict: &verdict)
+        verdict.pull = memory.pull
         return verdict
     }
 

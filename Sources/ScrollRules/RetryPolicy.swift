@@ -12,7 +12,7 @@ public enum RetryPolicy: String, Equatable, Hashable, Sendable, CaseIterable {
 }
 
 /// Who asks an edge for a page.
-public enum LoadAsk: Equatable, Sendable {
+enum LoadAsk: Equatable, Sendable {
     /// The preset's edge rule (or another automatic cause: the feed opening, a setting changing).
     case rule
     /// A person: Load more, Retry.
@@ -68,7 +68,7 @@ extension FeedSettings {
 }
 
 /// Whether an edge may start a page load now, and if not, why.
-public enum LoadAdmission: Equatable, Sendable {
+enum LoadAdmission: Equatable, Sendable {
     /// Start it; `abandonsRetry`: a person asked during a scheduled retry, which is cancelled.
     case start(abandonsRetry: Bool)
     /// A load is already in flight at this edge.
@@ -87,7 +87,7 @@ public enum LoadAdmission: Equatable, Sendable {
 extension PresetBehavior {
     /// The one gate every page load at either edge goes through: one load per edge at a time, none past
     /// the feed's end, the refresh's guard, then the retry policy's.
-    public func admitLoad(
+    func admitLoad(
         _ ask: LoadAsk, inFlight: Bool, hasMore: Bool, refreshing: Bool, retry: RetryStatus?
     ) -> LoadAdmission {
         if inFlight { return .inFlight }
@@ -106,7 +106,7 @@ extension PresetBehavior {
     }
 
     /// Whether a refresh may start, and what it does to the rest.
-    public func admitRefresh(hasPrevious: Bool, refreshInFlight: Bool) -> RefreshAdmission {
+    func admitRefresh(hasPrevious: Bool, refreshInFlight: Bool) -> RefreshAdmission {
         if refreshYieldsToPrevious, hasPrevious { return .yieldsToPrevious }
         if refreshInFlight { return .inFlight }
         return .start(cancelsLoad: cancelsLoadOnRefresh, holdsIndicator: holdsRefreshIndicatorForFixedTime)
@@ -115,13 +115,13 @@ extension PresetBehavior {
     /// Whether the end of the refresh indicator starts the page load it held back: a page that does not
     /// change sends no geometry that would re-arm the bottom rule, so a user resting at the bottom would
     /// wait forever otherwise.
-    public func loadsWhatRefreshHeldBack(refreshing: Bool, bottomIdle: Bool, atBottom: Bool, hasMore: Bool) -> Bool {
+    func loadsWhatRefreshHeldBack(refreshing: Bool, bottomIdle: Bool, atBottom: Bool, hasMore: Bool) -> Bool {
         suppressesLoadWhileRefreshing && !refreshing && bottomIdle && atBottom && hasMore
     }
 }
 
 /// Whether a refresh may start, and what it does to the rest.
-public enum RefreshAdmission: Equatable, Sendable {
+enum RefreshAdmission: Equatable, Sendable {
     /// Older items exist above: the preset loads those first (the previous page), not a refresh.
     case yieldsToPrevious
     /// A refresh is in flight already.

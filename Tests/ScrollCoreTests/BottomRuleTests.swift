@@ -85,7 +85,7 @@ struct BottomRuleTests {
             #expect(!names.contains(.reachedBottom) && !names.contains(.loadMoreStarted))
         }
         #expect(h.lastState.reachedBottom == false)
-        #expect(h.session.loadInFlight == nil)
+        #expect(h.session.controller.loads.bottom.inFlight == nil)
     }
 
     /// The seed guard: an unmeasured content height (0) is recorded but decides nothing.
@@ -97,7 +97,7 @@ struct BottomRuleTests {
         #expect(names == [])
         #expect(h.session.lastGeometry?.geometry.contentSize.height == 0)
         #expect(h.lastState.reachedBottom == false)
-        #expect(h.session.loadInFlight == nil)
+        #expect(h.session.controller.loads.bottom.inFlight == nil)
     }
 
     @Test func customScrollViewWithContentHeightZeroTriggersNothing() {

@@ -27,7 +27,7 @@ struct CompareModeTests {
             ])
         // The shadows start no load and change no state.
         #expect(h.timers.isEmpty)
-        #expect(h.session.loadInFlight == nil)
+        #expect(h.session.controller.loads.bottom.inFlight == nil)
     }
 
     @Test func aDisagreementIsLoggedOnceUntilItChanges() {
@@ -79,7 +79,7 @@ struct CompareModeTests {
                         "no": ["refreshOffsetObservable"],
                     ])
             ])
-        #expect(h.session.refresh.operation == nil)
+        #expect(!h.session.controller.refresh.isInFlight)
     }
 
     /// Each shadow uses its own preset's default pull threshold: 100 for `refreshOffsetObservable`, 68 otherwise.

@@ -25,6 +25,6 @@ struct CustomScrollViewPresetTests {
         let opened = h.lastState
         #expect(h.scroll(y: -200, phase: .interacting) == [.send(.state(opened.with { $0.ack = 1 }))])
         #expect(h.scroll(y: -200, phase: .idle) == [.send(.state(opened.with { $0.ack = 2 }))])
-        #expect(h.session.refresh.operation == nil)
+        #expect(!h.session.controller.refresh.isInFlight)
     }
 }

@@ -53,7 +53,7 @@ struct LatencyAndFailureTests {
                         })),
             ])
         #expect(h.session.window.items == syntheticItems(0..<30))
-        #expect(h.session.refresh.operation == nil)
+        #expect(!h.session.controller.refresh.isInFlight)
     }
 
     @Test func failureRateZeroNeverFails() {
@@ -89,7 +89,9 @@ struct LatencyAndFailureTests {
             }
             let latency = Int(value)
             latencies.append(latency)
-            #expect(started.contains(.schedule(.pageLoad(h.session.loadInFlight!.token), afterMilliseconds: latency)))
+            #expect(
+                started.contains(
+                    .schedule(.pageLoad(h.session.edges.bottom.request!.token), afterMilliseconds: latency)))
             #expect(h.advance(by: Int64(latency) - 1) == [])
             #expect(h.advance(by: 1).names == [.loadMoreFinished])
         }

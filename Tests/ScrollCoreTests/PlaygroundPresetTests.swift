@@ -135,7 +135,7 @@ struct PlaygroundPresetTests {
                 LogEntry(.refreshFailed, ["reason": "simulated failure"]),
                 LogEntry(.loadMoreStarted, ["page": 2, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 50]),
             ])
-        #expect(h.session.loadInFlight?.page == 2)
+        #expect(h.session.loadingNextPage && h.session.edges.bottom.nextPage == 2)
     }
 
     /// With `axis: horizontal` the same rules read x, width, leading and trailing.

@@ -113,7 +113,7 @@ struct PullToRefreshTests {
         let pulled = h.lastState
         #expect(pulled.pull == PullState(distance: 60, progress: 60.0 / 68, eligible: false))
         #expect(h.scroll(y: -60, phase: .idle) == [.send(.state(pulled.with { $0.ack = 2 }))])
-        #expect(h.session.refresh.operation == nil)
+        #expect(!h.session.controller.refresh.isInFlight)
         #expect(h.timers.isEmpty)
     }
 
@@ -136,7 +136,7 @@ struct PullToRefreshTests {
                         }))
             ])
         #expect(h.scroll(y: -54, phase: .idle).names == [])
-        #expect(h.session.refresh.operation == nil)
+        #expect(!h.session.controller.refresh.isInFlight)
     }
 
     @Test func stayingAboveEightyPercentKeepsItArmed() {

@@ -67,7 +67,10 @@ struct RecordAndForkTests {
         #expect(rebuilt.state.id == "s7" && rebuilt.state.resumeToken == "tok")
         #expect(rebuilt.lines == Array(lines.prefix(2)))
         #expect(rebuilt.state.loadingNextPage)
-        #expect(rebuilt.pendingTimers == [PendingTimer(timer: .pageLoad(rebuilt.state.loadInFlight!.token), due: 400)])
+        #expect(
+            rebuilt.pendingTimers == [
+                PendingTimer(timer: .pageLoad(rebuilt.state.edges.bottom.request!.token), due: 400)
+            ])
         #expect(
             rebuilt.decisions.map(\.entry.name) == [.sessionOpened, .reachedBottom, .loadMoreStarted])
         // The whole trace rebuilds to what a replay reaches.

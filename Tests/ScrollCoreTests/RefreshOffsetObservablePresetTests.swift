@@ -49,7 +49,7 @@ struct RefreshOffsetObservablePresetTests {
                             $0.indicator = Self.indicator(y: y)
                         })),
             ])
-        #expect(h.session.refresh.operation == nil)
+        #expect(!h.session.controller.refresh.isInFlight)
     }
 
     @Test func explicitPullThresholdReplacesTheDefault() {
@@ -72,7 +72,7 @@ struct RefreshOffsetObservablePresetTests {
                             $0.pull = PullState()
                         }))
             ])
-        #expect(h.session.refresh.operation != nil, "the refresh itself is still running")
+        #expect(h.session.controller.refresh.isInFlight, "the refresh itself is still running")
         let held = h.lastState
         let fresh = (1...5).map { FeedSource.refreshedItem($0, seed: 1) }
         #expect(h.advance(by: 2999) == [])
@@ -92,7 +92,7 @@ struct RefreshOffsetObservablePresetTests {
         // Still pulled past the threshold while `refreshing` shows: no second refresh.
         h.advance(by: 300)
         #expect(h.scroll(y: -101, phase: .interacting).names == [])
-        #expect(h.session.refresh.operation == nil)
+        #expect(!h.session.controller.refresh.isInFlight)
         #expect(h.advance(by: 499) == [])
         #expect(h.advance(by: 1).count == 1)
         #expect(h.lastState.refreshing == false)

@@ -79,6 +79,6 @@ struct RefreshableLegacyPresetTests {
         h.scroll(y: -68, phase: .interacting)
         let pulled = h.lastState
         #expect(h.scroll(y: -68, phase: .idle) == [.send(.state(pulled.with { $0.ack = 2 }))])
-        #expect(h.session.refresh.operation == nil)
+        #expect(!h.session.controller.refresh.isInFlight)
     }
 }

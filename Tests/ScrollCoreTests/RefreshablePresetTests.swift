@@ -137,7 +137,7 @@ struct RefreshablePresetTests {
         let pulled = h.lastState
         #expect(pulled.pull == PullState(distance: 68, progress: 1, eligible: false))
         #expect(h.scroll(y: -88, insets: insets, phase: .idle) == [.send(.state(pulled.with { $0.ack = 2 }))])
-        #expect(h.session.refresh.operation == nil)
+        #expect(!h.session.controller.refresh.isInFlight)
         // Without the inset the same offset would have been a pull of 88.
         h.scroll(y: -88.5, insets: insets, phase: .interacting)
         #expect(h.scroll(y: -88.5, insets: insets, phase: .idle).names == [.refreshEligible, .refreshStarted])

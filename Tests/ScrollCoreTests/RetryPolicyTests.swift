@@ -51,12 +51,12 @@ struct RetryPolicyTests {
                         .loadMoreRetryStarted,
                         [
                             "page": 2, "trigger": "retry", "attempt": .int(retry + 1), "retry": .int(retry),
-                            "perSecond": .int(h.session.loadInFlight!.recentStarts.count),
+                            "perSecond": .int(h.session.controller.loads.bottom.inFlight!.recentStarts.count),
                         ]),
                     LogEntry(
                         .loadMoreStarted, ["page": 2, "trigger": "retry", "latencyMs": 100, "distanceToBottom": 50]),
                 ])
-            #expect(h.session.loadInFlight!.recentStarts.count >= recent)
+            #expect(h.session.controller.loads.bottom.inFlight!.recentStarts.count >= recent)
             started = now
         }
         #expect(
@@ -90,7 +90,7 @@ struct RetryPolicyTests {
         #expect(
             landed.names == [.loadMoreRetryStarted, .loadMoreStarted, .loadMoreFinished])
         #expect(landed.itemsMessages.map(\.items) == [syntheticItems(30..<50)])
-        #expect(h.session.edges.bottom.load == .idle)
+        #expect(h.session.controller.loads.bottom == .idle)
         #expect(h.lastState.loadFailure == nil)
     }
 
@@ -134,7 +134,7 @@ struct RetryPolicyTests {
                 LogEntry(.sessionReset, ["replaced": 30]),
                 LogEntry(.loadMoreRetryCancelled, ["page": 2, "retry": 1, "reason": "reset"]),
             ])
-        #expect(h.session.edges.bottom.load == .idle)
+        #expect(h.session.controller.loads.bottom == .idle)
         #expect(h.timers.isEmpty)
     }
 
@@ -181,7 +181,7 @@ struct RetryPolicyTests {
                 LogEntry(.loadMoreRetryCancelled, ["page": 2, "retry": 1, "reason": "feedExhausted"]),
                 LogEntry(.configChanged, ["changed": ["maxItems": 30]]),
             ])
-        #expect(h.session.edges.bottom.load == .idle)
+        #expect(h.session.controller.loads.bottom == .idle)
         #expect(h.timers.isEmpty)
     }
 
@@ -196,7 +196,7 @@ struct RetryPolicyTests {
             #expect(h.scroll(y: Self.atBottom).logs.isEmpty)
             h.advance(by: 16)
         }
-        #expect(h.session.loadInFlight == nil)
+        #expect(h.session.controller.loads.bottom.inFlight == nil)
         #expect(h.timers.isEmpty)
     }
 
@@ -276,7 +276,7 @@ struct RetryPolicyTests {
         #expect(h.session.window.items.count == 21)
         #expect(!h.session.sourceHasMore)
         #expect(most == 1)
-        #expect(h.session.edges.bottom.load == .exhausted)
+        #expect(h.session.controller.loads.bottom == .exhausted)
         let names = h.loggedNames
         #expect(names.count { $0 == .loadMoreFailed } >= 3)
         #expect(names.count { $0 == .loadMoreRetryStarted } == names.count { $0 == .loadMoreFailed })
@@ -295,7 +295,7 @@ struct RetryPolicyTests {
             }
         }
         #expect(stalled.session.window.items.count < 21)
-        #expect(stalled.session.loadFailure?.next == .manual)
+        #expect(stalled.session.controller.loads.bottom.failure?.next == .manual)
         #expect(stalled.timers.isEmpty)
     }
 

@@ -173,7 +173,7 @@ struct SessionLifecycleTests {
         #expect(h.loggedNames.last == .feedExhausted)
         h.send(.configReceived(["maxItems": 0]))
         #expect(h.session.sourceHasMore)
-        #expect(h.session.edges.bottom.load != .exhausted)
+        #expect(h.session.controller.loads.bottom != .exhausted)
     }
 
     @Test func aNegativePullThresholdIsRefusedNamingTheField() {

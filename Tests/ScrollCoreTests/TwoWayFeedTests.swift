@@ -109,7 +109,7 @@ struct TwoWayFeedTests {
                 LogEntry(
                     .loadPreviousSuppressed, geometrySeq: 3, ["trigger": "pull", "reason": "loadInFlight", "page": 1]),
             ])
-        #expect(h.session.refresh == .idle)
+        #expect(h.session.controller.refresh == .idle)
         // Refresh pressed while older items exist yields the same way.
         #expect(h.send(.refreshRequested).names == [.refreshYielded])
     }

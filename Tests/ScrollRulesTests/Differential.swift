@@ -2,9 +2,13 @@ import ScrollCore
 import ScrollLab
 import Synchronization
 
-/// Drives a `FeedController` beside a session: every input and timer the session reduces is handed to the
-/// controller as an app would hand it (geometry, completions, the clock), and the decisions of the two are
-/// compared step by step: which loads and refreshes start, on which geometry `seq`, and the retry schedule.
+/// Drives a `FeedController` the way an app does, beside a session (which holds a controller of its own):
+/// every input and timer the session reduces is handed to the app's controller as an app would hand it —
+/// geometry, how its loads and refreshes ended, what its feed has at either end, `tick` when a delay it
+/// was given passes — and the actions of the two are compared step by step: which loads and refreshes
+/// start, on which geometry `seq`, what is cancelled, and the retry schedule. The session asks its
+/// controller with finer events (its own timers, what a bounded window shows); this checks that an app,
+/// which knows less, is told the same.
 struct Differential {
     /// One decision, as both sides can name it.
     struct Decision: Hashable, CustomStringConvertible {
@@ -27,15 +31,6 @@ struct Differential {
     private(set) var mismatches: [Mismatch] = []
     /// Decisions compared (both sides agreed on them).
     private(set) var decisions = 0
-    /// Steps compared.
-    private(set) var steps = 0
-    private let jitter = JitterQueue()
-
-    /// The controller's retry jitter comes from here: the draws the session made, so delays compare exactly.
-    final class JitterQueue: Sendable {
-        let values = Mutex<[Int]>([])
-        func draw(_ half: Int) -> Int { values.withLock { $0.isEmpty ? 0 : $0.removeFirst() } }
-    }
 
     /// One step the session took: the state before and after, what came in, at `now`, and its effects.
     mutating func observe(
@@ -44,44 +39,40 @@ struct Differential {
         let entries = effects.compactMap { effect -> LogEntry? in
             if case .log(let entry) = effect { entry } else { nil }
         }
-        let expected = Self.decisions(in: effects, entries: entries)
-        // The session's jitter draws, recovered from the delays it logged, in order.
-        let settings = after.config.feedSettings
-        let draws = entries.compactMap { entry -> Int? in
-            guard entry.name == .loadMoreRetryScheduled || entry.name == .loadPreviousRetryScheduled,
-                let number = entry.data["retry"]?.number, let delay = entry.data["delayMs"]?.number
-            else { return nil }
-            return Int(delay) - settings.retryDelay(Int(number)) { _ in 0 }
-        }
-        jitter.values.withLock { $0 = draws }
+        let expected = Self.decisions(in: effects)
+        // The app's generator gives back the session's jitter draws, recovered from the delays it logged.
+        var random = Draws(Self.jitterDraws(in: entries, settings: after.config.feedSettings))
         var actions: [FeedAction] = []
         var seq: Int? = nil
         var label = "?"
+        func app(_ event: FeedEvent) -> [FeedAction] {
+            controller?.decide(event, now: now, using: &random).compactMap(\.action) ?? []
+        }
         switch input {
         case .input(.message(.success(let message))):
             switch message {
             case .hello where before.lifecycle == .awaitingHello && after.lifecycle == .open:
                 label = "hello"
-                let queue = jitter
                 controller = FeedController(
-                    settings: after.config.feedSettings, hasMore: after.hasMore, hasPrevious: after.hasPrevious,
-                    jitter: { queue.draw($0) })
+                    settings: after.config.feedSettings, hasMore: after.hasMore, hasPrevious: after.hasPrevious)
             case .geometry(let report) where before.lifecycle == .open:
                 label = "geometry \(report.seq)"
                 seq = report.seq
-                actions = controller?.geometryChanged(report.geometry, phase: report.phase, now: now) ?? []
+                // An app holds its edge rules while it scrolls to an item.
+                controller?.heldRules = before.jump == .idle ? [] : [.bottom, .top]
+                actions = app(.geometryChanged(report.geometry, phase: report.phase))
             case .config where before.lifecycle == .open:
                 label = "config"
-                actions = controller?.update(after.config.feedSettings, now: now) ?? []
+                actions = app(.settingsChanged(after.config.feedSettings))
             case .refresh where before.lifecycle == .open:
                 label = "refresh"
-                actions = controller?.refreshRequested(now: now) ?? []
+                actions = app(.refreshRequested)
             case .loadMore where before.lifecycle == .open:
                 label = "loadMore"
-                actions = controller?.loadRequested(.bottom, now: now) ?? []
+                actions = app(.loadRequested(.bottom))
             case .loadPrevious where before.lifecycle == .open:
                 label = "loadPrevious"
-                actions = controller?.loadRequested(.top, now: now) ?? []
+                actions = app(.loadRequested(.top))
             case .reset where before.lifecycle == .open:
                 label = "reset"
                 controller?.reset(hasMore: after.hasMore, hasPrevious: after.hasPrevious)
@@ -90,14 +81,14 @@ struct Differential {
             }
         case .timer(let timer):
             label = "timer \(timer)"
-            actions = fire(timer, before: before, entries: entries, effects: effects, after: after, now: now)
+            actions = Self.events(for: timer, before: before, entries: entries, effects: effects, after: after)
+                .flatMap(app)
         case .input:
             label = "connection"
         }
         // What the app knows of its feed's ends after the step (a bounded window's trims, a setting).
         controller?.feedChanged(hasMore: after.hasMore, hasPrevious: after.hasPrevious)
         let got = actions.compactMap { Self.decision($0, seq: seq) }
-        steps += 1
         if got == expected {
             decisions += got.count
         } else {
@@ -105,41 +96,53 @@ struct Differential {
         }
     }
 
-    private mutating func fire(
-        _ timer: TimerID, before: SessionState, entries: [LogEntry], effects: [SessionEffect], after: SessionState,
-        now: Int64
-    ) -> [FeedAction] {
-        guard controller != nil else { return [] }
+    /// What an app tells its controller when the session's `timer` fires: how a load or refresh ended, that
+    /// a delay it was given passed, that new items arrived, that it dropped its loads for a jump.
+    static func events(
+        for timer: TimerID, before: SessionState, entries: [LogEntry], effects: [SessionEffect], after: SessionState
+    ) -> [FeedEvent] {
         func logged(_ name: EventName) -> LogEntry? { entries.first { $0.name == name } }
         switch timer {
         case .pageLoad(let token), .previousLoad(let token):
             let edge: FeedEdge = timer == .pageLoad(token) ? .bottom : .top
-            guard before.edges[edge].inFlight?.token == token else { return [] }
-            if logged(edge.events.failed) != nil {
-                return controller!.loadFailed(edge, now: now)
-            }
-            return controller!.loadFinished(
-                edge, hasMore: after.hasItems(beyond: edge), now: now)
+            guard before.edges[edge].request?.token == token else { return [] }
+            if logged(edge.events.failed) != nil { return [.loadFailed(edge)] }
+            return [.loadFinished(edge, hasMore: after.hasItems(beyond: edge), shown: true)]
         case .refresh(let token):
-            guard before.refresh.operation?.token == token else { return [] }
-            guard let finished = logged(.refreshFinished) else { return controller!.refreshFailed(now: now) }
+            guard before.refreshRequest?.token == token else { return [] }
+            guard let finished = logged(.refreshFinished) else { return [.refreshFailed] }
             // Items the page shows: all added, fewer when a window held some back, none when it held all.
             let shown = finished.data["shown"]
-            let added =
-                shown == .bool(false) ? 0 : Int(shown?.number ?? finished.data["added"]?.number ?? 0)
-            return controller!.refreshFinished(addedItems: added, now: now)
+            let added = shown == .bool(false) ? 0 : Int(shown?.number ?? finished.data["added"]?.number ?? 0)
+            return [.refreshFinished(addedItems: added, shown: true)]
         case .loadRetry, .previousRetry, .refreshHold:
-            return controller!.tick(now: now)
+            return [.tick]
         case .newMessage:
             let shown = effects.contains { if case .send(.items(let m)) = $0 { m.op == .append } else { false } }
-            return shown ? controller!.itemsArrived(now: now) : []
-        case .jump, .originFlush:
+            return shown ? [.itemsArrived] : []
+        case .jump:
+            // The jump dropped the loads in flight; the app cancels its own.
+            return FeedEdge.allCases.filter { before.edges[$0].request != nil && after.edges[$0].request == nil }
+                .map { .loadCancelled($0) }
+        case .originFlush:
             return []
         }
     }
 
+    /// The jitter the session drew for each retry it scheduled in one step, in order, from the delays it
+    /// logged: drawn again from ``Draws``, `d % (half + 1)` is `d` (never more than the half), so the app's
+    /// controller draws what the session drew.
+    static func jitterDraws(in entries: [LogEntry], settings: FeedSettings) -> [UInt64] {
+        entries.compactMap { entry -> UInt64? in
+            guard entry.name == .loadMoreRetryScheduled || entry.name == .loadPreviousRetryScheduled,
+                let number = entry.data["retry"]?.number, let delay = entry.data["delayMs"]?.number
+            else { return nil }
+            return UInt64(Int(delay) - settings.retryDelay(Int(number)) { _ in 0 })
+        }
+    }
+
     /// The session's decisions in one step's effects.
-    static func decisions(in effects: [SessionEffect], entries: [LogEntry]) -> [Decision] {
+    static func decisions(in effects: [SessionEffect]) -> [Decision] {
         var result: [Decision] = []
         for effect in effects {
             switch effect {
@@ -193,7 +196,7 @@ final class DifferentialBox: Sendable {
         self.session = session
     }
 
-    /// The session's reducer, with every step also handed to the controller.
+    /// The session's reducer, with every step also handed to the app's controller.
     var reducer: LabReducer {
         { [self] state, input, now in
             let before = state
