@@ -38,6 +38,8 @@ def event_count(page: Page, name: str) -> int:
 
 
 def state(page: Page) -> dict:
+    # The feed's rows can arrive a message before the first `state`: wait for it rather than read null.
+    page.wait_for_function("window.playground.state !== null")
     return page.evaluate("window.playground.state")
 
 
