@@ -17,9 +17,12 @@ func locatePublic() -> String? {
 }
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("scroll-playground: \(message)\n".utf8))
+    StandardStreams.writeError("scroll-playground: \(message)\n")
     exit(2)
 }
+
+// Before any file opens: a closed standard descriptor would otherwise be reused by the event log.
+StandardStreams.reserveClosedDescriptors()
 
 let command: PlaygroundCommand
 do {
@@ -28,7 +31,7 @@ do {
     fail(error.description)
 }
 
-/// Serves until SIGINT or SIGTERM, then exits 0.
+/// Serves until SIGINT, SIGTERM or SIGHUP (its terminal closed), then exits 0.
 ///
 /// A free function, not top-level code: top-level code is main-actor isolated, and the signal handler
 /// runs on a Dispatch queue.
@@ -45,7 +48,7 @@ func serve(_ options: PlaygroundOptions) -> Never {
     var sources: [DispatchSourceSignal] = []
     let signalQueue = DispatchQueue(label: "signals")
     let stopping = Atomic<Bool>(false)
-    for signalNumber in [SIGINT, SIGTERM] {
+    for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
         signal(signalNumber, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
         source.setEventHandler {
@@ -57,12 +60,14 @@ func serve(_ options: PlaygroundOptions) -> Never {
     }
     // A terminal or pipe that went away must not kill the server; writes to it just fail.
     signal(SIGPIPE, SIG_IGN)
+    // A file-size limit (`ulimit -f`) refuses a write like a full disk does; it must not kill the server.
+    signal(SIGXFSZ, SIG_IGN)
     if !["127.0.0.1", "localhost", "::1"].contains(options.host) {
-        FileHandle.standardError.write(
-            Data("warning: listening on \(options.host): the playground has no authentication\n".utf8))
+        StandardStreams.writeError("warning: listening on \(options.host): the playground has no authentication\n")
     }
     // Written unbuffered: scripts and tests wait for this line to learn the address.
-    FileHandle.standardOutput.write(Data("Scroll Playground on \(server.url)\n".utf8))
+    // A failed write (stdout closed, its reader gone) loses the line and nothing else.
+    StandardStreams.writeOutput("Scroll Playground on \(server.url)\n")
     server.run()
     withExtendedLifetime(sources) {}
     exit(0)

@@ -1,4 +1,5 @@
 import Foundation
+import LWSClient
 import ScrollCore
 import Testing
 
@@ -28,13 +29,26 @@ final class ServerProcess: @unchecked Sendable {
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
+    /// What the server's standard output is.
+    enum Output {
+        /// A pipe the test reads: the start line tells the port.
+        case pipe
+        /// A pipe whose reader has already gone: every write fails with EPIPE.
+        case pipeWithoutReader
+    }
+
     /// Starts the server with `arguments` and waits (bounded) for its start line.
     /// `launcher` runs the executable through another program, e.g. `["/usr/bin/prlimit", "--nofile=64:64", "--"]`
-    /// (which execs it, so ``process``'s pid is the server's).
-    init(_ arguments: [String] = [], launcher: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws
-    {
+    /// (which execs it, so ``process``'s pid is the server's). With an `output` that shows no start line
+    /// (or a launcher that closes stdout, `fixedPort` set), the server listens on `fixedPort` and is ready
+    /// once `/healthz` answers there.
+    init(
+        _ arguments: [String] = [], launcher: [String] = [], output outputKind: Output = .pipe, fixedPort: Int? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let serverArguments =
-            ["--port", "0", "--public", Self.packageRoot.appendingPathComponent("Public").path] + arguments
+            ["--port", String(fixedPort ?? 0), "--public", Self.packageRoot.appendingPathComponent("Public").path]
+            + arguments
         if let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = Array(launcher.dropFirst()) + [Self.executable.path] + serverArguments
@@ -44,10 +58,16 @@ final class ServerProcess: @unchecked Sendable {
         }
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
+        switch outputKind {
+        case .pipe:
+            process.standardOutput = output
+            self.output = output
+            resumeReadingOutput()
+        case .pipeWithoutReader:
+            try output.fileHandleForReading.close()
+            process.standardOutput = output.fileHandleForWriting
+        }
         process.standardError = errors
-        self.output = output
-        resumeReadingOutput()
         errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self else { return }
@@ -64,10 +84,45 @@ final class ServerProcess: @unchecked Sendable {
             self.condition.unlock()
         }
         try process.run()
+        if case .pipeWithoutReader = outputKind { try output.fileHandleForWriting.close() }
+        if let fixedPort {
+            port = fixedPort
+            try #require(
+                Self.waitForHealth(port: fixedPort, while: { self.process.isRunning }),
+                "no answer on port \(fixedPort); stderr: \(stderrText)", sourceLocation: sourceLocation)
+            return
+        }
         let startLine = try #require(
             waitForLine(where: { $0.hasPrefix("Scroll Playground on http://") }),
             "no start line; stderr: \(stderrText)", sourceLocation: sourceLocation)
         port = try #require(Int(startLine.split(separator: ":").last ?? ""), sourceLocation: sourceLocation)
+    }
+
+    /// A port that was free a moment ago, for a server that cannot say which one it took.
+    static func freePort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw CocoaError(.fileWriteUnknown) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Waits (at most 20 s, while `alive`) until `/healthz` answers 200 on `port`.
+    static func waitForHealth(port: Int, while alive: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline && alive() {
+            if (try? HTTPProbe.get(port: port, path: "/healthz", timeout: .seconds(1)).status) == 200 { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
     }
 
     private var pending = ""

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The process's standard descriptors as the executable meets them: possibly closed, a pipe whose reader
+/// has gone, or a terminal that was closed. Nothing written to them may stop the server.
+public enum StandardStreams {
+    /// Opens `/dev/null` on each of fds 0–2 that is closed, so that no file the server opens later (the
+    /// event log, a trace) takes a standard number and receives notices meant for a terminal. Call it
+    /// first thing, before any file is opened.
+    public static func reserveClosedDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) < 0 {
+            // open returns the lowest free number, which is this one: the lower ones are open by now.
+            let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            if opened >= 0 && opened != descriptor {
+                _ = dup2(opened, descriptor)
+                _ = close(opened)
+            }
+        }
+    }
+
+    /// Writes `text` to standard output; a terminal or pipe that is gone loses it, and the server goes on.
+    public static func writeOutput(_ text: String) {
+        writeAll(Array(text.utf8), to: STDOUT_FILENO)
+    }
+
+    /// Writes `text` to standard error; a terminal or pipe that is gone loses it, and the server goes on.
+    public static func writeError(_ text: String) {
+        writeAll(Array(text.utf8), to: STDERR_FILENO)
+    }
+}
