@@ -132,6 +132,11 @@ final class EventLog {
         eventsFile?.flush()
     }
 
+    /// Starts `events.jsonl` again if it was removed (the log folder deleted while the server runs).
+    func reopenIfRemoved() {
+        eventsFile?.reopenIfRemoved()
+    }
+
     /// Waits a little for the terminal to show the last events (at exit); a terminal that does not read
     /// does not hold the exit up.
     func drainTerminal(timeout: TimeInterval) {

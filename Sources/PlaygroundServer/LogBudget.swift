@@ -111,6 +111,11 @@ final class LogBudget {
         return true
     }
 
+    /// Returns `bytes` taken for lines that never reached the disk (a write that failed and was undone).
+    func giveBack(_ bytes: Int) {
+        traceBytes -= min(bytes, traceBytes)
+    }
+
     /// The session of a trace has ended: its trace may go when room is needed.
     func ended(_ session: SessionID, path: String, bytes: Int) {
         let entry = Removable(session: session, path: path, bytes: bytes)

@@ -52,6 +52,27 @@ final class LogFile {
         if let file { fflush(file) }
     }
 
+    /// Opens the file anew (its folder too) if it was removed while open, so events go on to a file
+    /// someone can read; said once on standard error.
+    func reopenIfRemoved() {
+        guard let file else { return }
+        var status = stat()
+        guard fstat(fileno(file), &status) == 0, status.st_nlink == 0 else { return }
+        fclose(file)
+        self.file = nil
+        size = 0
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            self.file = try Self.open(path)
+            StandardError.writeLine("scroll-playground: \(path) was removed; events go on in a new one")
+        } catch {
+            StandardError.writeLine(
+                "scroll-playground: \(path) was removed and cannot be made again (\(error)); events are no "
+                    + "longer written to a file")
+        }
+    }
+
     deinit {
         if let file { fclose(file) }
     }

@@ -196,7 +196,7 @@ extension SessionHost {
         hosted.clockOffset = now - fork.at
         sessions[sessionID] = hosted
         links[id]?.session = sessionID
-        accept(hosted, on: id, loop: loop)
+        accept(hosted, on: id, welcomed: false, loop: loop)
         // Timers the parent had asked for still run, as far from the moment as they were.
         for pending in rebuilt.pendingTimers {
             let delay = Int(max(0, pending.due - fork.at))

@@ -74,6 +74,11 @@ final class SessionHost: WebServerDelegate {
     var nextSessionNumber: Int
     /// Parent traces sent in `forkTrace` messages before `hello`, by connection (SessionHost+Fork).
     var forkUploads: [ConnectionID: [UInt8]] = [:]
+    /// Why no new session can be recorded (`traces/` cannot be created), checked at start and again for
+    /// each new session while it lasts; nil when traces can be written.
+    var tracesUnavailable: String?
+    /// When each kind of recording trouble was last said on standard error (host clock, nanoseconds).
+    var recordingNoticeTimes: [String: Int64] = [:]
     /// Runs a fork's rebuild off the service thread, then ``forkRebuilt(_:on:loop:)`` on it (set by
     /// PlaygroundServer); nil runs it in place.
     var rebuildOffLoop: ((ConnectionID, @escaping @Sendable () -> ForkRebuild) -> Void)?
@@ -95,6 +100,7 @@ final class SessionHost: WebServerDelegate {
                 session: session.description)
         }
         logBudget?.enforce()
+        checkTracesFolder()
     }
 
     /// Session ids go on from the traces already in the log folder, so a trace file holds one session,
@@ -286,9 +292,16 @@ final class SessionHost: WebServerDelegate {
         header.recorder = hello.record
         var trace = options.logDirectory.map { TraceFile(directory: $0, header: header) }
         // Decided before hello is answered, so the welcome can say it; the file is created on acceptance.
-        if let pending = trace?.pendingBytes, logBudget?.admitsNewTrace(bytes: pending) == false { trace = nil }
+        var notRecorded: String?
+        if trace != nil, let reason = checkTracesFolder() {
+            trace = nil
+            notRecorded = reason
+        } else if let pending = trace?.pendingBytes, logBudget?.admitsNewTrace(bytes: pending) == false {
+            trace = nil
+            notRecorded = notRecordedReason
+        }
         let hosted = Hosted(id: sessionID, state: state, since: WallClock.iso8601Now(), trace: trace)
-        if trace == nil, options.logDirectory != nil { hosted.notRecorded = notRecordedReason }
+        hosted.notRecorded = notRecorded
         hosted.geometryPacer = GeometryPacer(ratePerSecond: options.maxGeometryPerSecond)
         hosted.connection = id
         trace?.recordInput(raw, isJSON: true, at: time)
@@ -305,8 +318,9 @@ final class SessionHost: WebServerDelegate {
     }
 
     /// A new session's hello was accepted on `id`: its number is taken, its token resumes it, its page's
-    /// hello timer stops and its trace file is created.
-    func accept(_ hosted: Hosted, on id: ConnectionID, loop: WebServerLoop) {
+    /// hello timer stops and its trace file is created. `welcomed`: its `welcome` has gone out already, so a
+    /// trace that cannot be created is told in a `state`.
+    func accept(_ hosted: Hosted, on id: ConnectionID, welcomed: Bool = true, loop: WebServerLoop) {
         nextSessionNumber += 1
         sessionIDsByToken[hosted.state.resumeToken] = hosted.id
         if let timer = links[id]?.helloTimer {
@@ -321,7 +335,9 @@ final class SessionHost: WebServerDelegate {
         } catch {
             hosted.trace = nil
             hosted.notRecorded = "not recorded: \(error)"
-            StandardError.writeLine("scroll-playground: session \(hosted.id) is not recorded: \(error)")
+            noteRecordingTrouble("create", "scroll-playground: session \(hosted.id) is not recorded: \(error)")
+            // Its welcome has gone out saying it is recorded: a state says otherwise at once.
+            if welcomed { sendRecordingStopped(of: hosted, loop: loop) }
         }
     }
 
@@ -334,9 +350,17 @@ final class SessionHost: WebServerDelegate {
     /// Why the session is not recorded, or no longer, for its `welcome` and `state`; nil while it is.
     func recordingStopped(of hosted: Hosted) -> String? {
         if let reason = hosted.notRecorded { return reason }
-        guard hosted.trace?.isStopped == true else { return nil }
-        return "recording stopped: the log folder reached --max-log-bytes (\(options.maxLogBytes)) with only live "
-            + "or resumable sessions' traces; the trace ends at the last whole input"
+        switch hosted.trace?.stopReason {
+        case nil:
+            return nil
+        case .logFolderFull:
+            return "recording stopped: the log folder reached --max-log-bytes (\(options.maxLogBytes)) with only "
+                + "live or resumable sessions' traces; the trace ends at the last whole input"
+        case .writeFailed(let error):
+            return "recording stopped: the trace could not be written (\(error)); it ends at the last whole line"
+        case .removed:
+            return "recording stopped: the trace file was removed; it is not written again without its header"
+        }
     }
 
     /// Why the session has no trace at all, for its `welcome`; nil when it has one. A trace that stopped
@@ -379,6 +403,7 @@ final class SessionHost: WebServerDelegate {
             links[id]?.helloTimer = nil
         }
         hosted.trace?.reopen()
+        noteIfStopped(hosted, loop: nil)
         hosted.trace?.recordInput(raw, isJSON: true, at: time)
         perform(hosted.state.reduce(.resumed(lastRev: lastRev), now: time), for: hosted, at: time, loop: loop)
     }
@@ -486,12 +511,10 @@ final class SessionHost: WebServerDelegate {
             guard let trace = hosted.trace else { continue }
             let wasStopped = trace.isStopped
             trace.flush()
-            guard trace.isStopped, !wasStopped, let loop, let connection = hosted.connection,
-                let reason = recordingStopped(of: hosted)
-            else { continue }
-            let state = ServerMessage.state(hosted.state.currentState).noting(recordingStopped: reason)
-            loop.send(state.encoded(), to: connection, coalescingKey: state.coalescingKey)
+            guard trace.isStopped, !wasStopped else { continue }
+            noteIfStopped(hosted, loop: loop)
         }
+        log.reopenIfRemoved()
     }
 
     /// Traces are block-buffered (a line per frame per session is too many writes); this keeps the files

@@ -8,7 +8,19 @@ import ScrollCore
 /// session per file, ever), and held open only while the session's page is connected, so sessions held
 /// for resume take no descriptor. Every write is taken from the log folder's ``LogBudget`` first: one that
 /// does not fit stops the trace for good, so it ends after a whole input, as after a crash, and replays.
+/// A write the disk refuses (full, gone) is undone to the last whole line and stops the trace the same way;
+/// a file that was removed is never created again, since it would lack its header.
 final class TraceFile {
+    /// Why a trace stopped before its session ended.
+    enum StopReason: Equatable {
+        /// The log folder reached `--max-log-bytes` with only live or resumable sessions' traces.
+        case logFolderFull
+        /// The disk refused a write (`strerror`'s text, e.g. "No space left on device").
+        case writeFailed(String)
+        /// The file (or the whole log folder) was removed while the session went on.
+        case removed
+    }
+
     let path: String
     /// Open while the session's page is connected.
     private var descriptor: Int32?
@@ -19,8 +31,10 @@ final class TraceFile {
     private var budget: LogBudget?
     /// Bytes written to the file.
     private(set) var writtenBytes = 0
-    /// The log folder had no room for the next lines: nothing more is recorded.
-    private(set) var isStopped = false
+    /// Why nothing more is recorded, when the trace stopped before its session ended.
+    private(set) var stopReason: StopReason?
+    /// The trace stopped before its session ended: nothing more is recorded.
+    var isStopped: Bool { stopReason != nil }
     /// The session has ended: nothing more is recorded, and the file may be removed.
     private var isFinished = false
 
@@ -97,17 +111,28 @@ final class TraceFile {
         if let budget, !budget.admitsNewTrace(bytes: pending.count) { return false }
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        descriptor = try Self.open(path, exclusive: true)
+        descriptor = try Self.open(path, create: true)
         created = true
         self.budget = budget
         flush()
+        if case .writeFailed(let reason) = stopReason {
+            // Not even the header fits: no empty or headerless trace is left behind.
+            if let descriptor { Glibc.close(descriptor) }
+            descriptor = nil
+            unlink(path)
+            throw ServerStartError("cannot write \(path): \(reason)")
+        }
         return true
     }
 
-    /// Opens the file again: the page resumed.
+    /// Opens the file again: the page resumed. A file that is gone stops the trace.
     func reopen() {
         guard created, descriptor == nil, isRecording else { return }
-        descriptor = try? Self.open(path, exclusive: false)
+        do {
+            descriptor = try Self.open(path, create: false)
+        } catch {
+            if error.code == ENOENT { stop(.removed) }
+        }
     }
 
     /// Writes everything out and records nothing more: the session has ended. Its size, for the budget.
@@ -125,29 +150,64 @@ final class TraceFile {
     }
 
     /// Writes everything recorded so far to the file, open or not; if the budget has no room for it, the
-    /// trace stops here instead.
+    /// trace stops here instead. A write the disk refuses is cut back to the last whole line, and the trace
+    /// stops there too: a torn line would make the whole trace unreadable.
     func flush() {
         guard created, isRecording, !pending.isEmpty else { return }
-        // A held session's trace is opened just for the write; if that fails the lines wait for the next.
-        guard let target = descriptor ?? (try? Self.open(path, exclusive: false)) else { return }
+        // A held session's trace is opened just for the write (never created: it would lack its header);
+        // if that fails for another reason the lines wait for the next flush.
+        let target: Int32
+        if let descriptor {
+            target = descriptor
+        } else {
+            do {
+                target = try Self.open(path, create: false)
+            } catch {
+                if error.code == ENOENT { stop(.removed) }
+                return
+            }
+        }
         defer { if descriptor == nil { Glibc.close(target) } }
+        var status = stat()
+        guard fstat(target, &status) == 0, status.st_nlink > 0 else {
+            stop(.removed)
+            return
+        }
         guard budget?.take(pending.count) ?? true else {
-            isStopped = true
-            pending = []
+            stop(.logFolderFull)
+            return
+        }
+        guard writeAll(pending, to: target) else {
+            let reason = String(cString: strerror(errno))
+            // Appending only, so the file ended at the last whole line before this write.
+            _ = ftruncate(target, status.st_size)
+            budget?.giveBack(pending.count)
+            stop(.writeFailed(reason))
             return
         }
         writtenBytes += pending.count
-        // A full disk loses the lines; the session goes on.
-        writeAll(pending, to: target)
         pending.removeAll(keepingCapacity: true)
     }
 
-    private static func open(_ path: String, exclusive: Bool) throws -> Int32 {
-        let flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : 0)
+    private func stop(_ reason: StopReason) {
+        stopReason = reason
+        pending = []
+    }
+
+    /// Why a trace file could not be opened.
+    struct OpenError: Error, CustomStringConvertible {
+        let path: String
+        /// The `errno` of `open(2)`.
+        let code: Int32
+        var description: String { "cannot write \(path): \(String(cString: strerror(code)))" }
+    }
+
+    /// Opens the trace for appending: created new (never an existing one: a trace never mixes two
+    /// sessions), or only if it still exists.
+    private static func open(_ path: String, create: Bool) throws(OpenError) -> Int32 {
+        let flags = O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0)
         let descriptor = Glibc.open(path, flags, 0o644)
-        guard descriptor >= 0 else {
-            throw ServerStartError("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
+        guard descriptor >= 0 else { throw OpenError(path: path, code: errno) }
         return descriptor
     }
 }
