@@ -59,6 +59,17 @@ enum Syscall {
         }.map { _ in address }
     }
 
+    /// The address of the peer `fd` is connected to (`getpeername`).
+    static func peerAddress(_ fd: Int32) -> Result<sockaddr_storage, Errno> {
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        return retryingInterrupts {
+            withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+            }
+        }.map { _ in address }
+    }
+
     /// The next connection waiting on the listening socket `fd`.
     static func accept(_ fd: Int32) -> Result<Int32, Errno> {
         retryingInterrupts { Glibc.accept(fd, nil, nil) }

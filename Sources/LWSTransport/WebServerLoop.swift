@@ -34,6 +34,11 @@ public struct WebServerLoop {
         server.cancel(timer)
     }
 
+    /// The client's IP address (no port) on connection `id`; nil for an unknown connection.
+    public func peerAddress(of id: ConnectionID) -> String? {
+        server.peerAddress(of: id)
+    }
+
     /// Bytes queued for `id` and not yet handed to the socket (0 for unknown connections).
     public func outboundBytes(of id: ConnectionID) -> Int {
         server.outboundBytes(of: id)

@@ -33,8 +33,11 @@ enum ForkRebuild: Sendable {
 }
 
 extension SessionHost {
-    /// The most forks being rebuilt at once; one more is refused with `not_ready` (it may try again).
+    /// The most forks queued or being rebuilt at once; one more is refused with `not_ready` (it may send
+    /// its hello again; its parent trace is kept).
     static let maxForksInProgress = 4
+    /// The most of them from one client address, so one client cannot hold every slot.
+    static let maxForksPerPeer = 2
 
     /// The limits a fork is held to.
     var forkLimits: ForkLimits {
@@ -72,21 +75,28 @@ extension SessionHost {
     /// fork is refused.
     func openFork(_ fork: ForkRequest, hello: Hello, on id: ConnectionID, reading: Int64, loop: WebServerLoop) {
         let now = reading / 1_000_000
-        guard let upload = forkUploads.removeValue(forKey: id), !upload.isEmpty else {
+        guard let upload = forkUploads[id], !upload.isEmpty else {
             refuse(
                 ProtocolError(.badMessage, "a fork needs its parent trace: send it in forkTrace messages before hello"),
                 on: id, at: now, loop: loop)
             return
         }
-        guard links.values.count(where: { $0.forking != nil }) < Self.maxForksInProgress else {
+        let peer = loop.peerAddress(of: id) ?? "unknown"
+        if let refusal = forkQueue.refusal(for: peer) {
+            // The parent trace stays: the page sends its hello again, not the trace.
+            let reason =
+                switch refusal {
+                case .full(let capacity): "the server is rebuilding \(capacity) forks"
+                case .peerFull(let perPeer): "this address already has \(perPeer) forks being rebuilt"
+                }
             refuse(
-                ProtocolError(
-                    .notReady, "the server is rebuilding \(Self.maxForksInProgress) forks: send hello again shortly"),
-                on: id, at: now, loop: loop)
+                ProtocolError(.notReady, "\(reason): send hello again shortly (the parent trace is kept)"), on: id,
+                at: now, loop: loop)
             return
         }
+        forkUploads[id] = nil
         // Its hello came in time: the rebuild may take longer than the hello timeout (it is bounded by
-        // --max-fork-lines, and at most maxForksInProgress run at once).
+        // --max-fork-lines, and the queue by maxForksInProgress).
         links[id]?.forking = hello
         if let timer = links[id]?.helloTimer {
             loop.cancel(timer)
@@ -94,20 +104,33 @@ extension SessionHost {
         }
         let limits = forkLimits
         let token = Self.makeToken()
+        let cancellation = ForkCancellation()
         let work: @Sendable () -> ForkRebuild = {
-            Self.rebuild(upload, fork: fork, limits: limits, resumeToken: token)
+            Self.rebuild(upload, fork: fork, limits: limits, resumeToken: token, cancellation: cancellation)
         }
+        forkQueue.enqueue(ForkQueue.Entry(connection: id, peer: peer, work: work, cancellation: cancellation))
+        startNextFork(loop: loop)
+    }
+
+    /// Starts the next queued rebuild if none runs: off the service thread (``rebuildOffLoop``), or in place.
+    func startNextFork(loop: WebServerLoop) {
+        guard let entry = forkQueue.startNext() else { return }
         if let rebuildOffLoop {
-            rebuildOffLoop(id, work)
+            rebuildOffLoop(entry.connection, entry.work)
         } else {
-            forkRebuilt(work(), on: id, loop: loop)
+            forkRebuilt(entry.work(), on: entry.connection, loop: loop)
         }
     }
 
     /// Reads the parent, holds it to the server's limits and replays it to the moment: pure, off the loop.
-    static func rebuild(_ upload: [UInt8], fork: ForkRequest, limits: ForkLimits, resumeToken: String)
-        -> ForkRebuild
-    {
+    /// `cancellation`: the page went; the rebuild stops at the next point it looks (before it starts, and
+    /// between reading the parent and replaying it).
+    static func rebuild(
+        _ upload: [UInt8], fork: ForkRequest, limits: ForkLimits, resumeToken: String,
+        cancellation: ForkCancellation? = nil
+    ) -> ForkRebuild {
+        let abandoned = ForkRebuild.refused(ProtocolError(.notReady, "the fork's page went"))
+        if cancellation?.isCancelled == true { return abandoned }
         let lineCount = upload.count(where: { $0 == 0x0A }) + (upload.last == 0x0A ? 0 : 1)
         guard lineCount <= limits.maxLines else {
             return .refused(
@@ -120,6 +143,7 @@ extension SessionHost {
         } catch {
             return .refused(ProtocolError(.badMessage, "the parent trace cannot be read: \(error)"))
         }
+        if cancellation?.isCancelled == true { return abandoned }
         parent.header.hold(
             toItemCap: min(limits.itemCap, Self.itemsFittingOneResume(parent, limits)),
             maxMessageBytes: limits.maxMessageBytes)
@@ -154,6 +178,8 @@ extension SessionHost {
     /// so a replay rebuilds the same state), a `fork` reference, and the parent's lines up to the moment with
     /// the decisions they make; its clock continues the parent's, so `replay` of the fork reproduces it.
     func forkRebuilt(_ result: ForkRebuild, on id: ConnectionID, loop: WebServerLoop) {
+        forkQueue.finished()
+        defer { startNextFork(loop: loop) }
         guard let hello = links[id]?.forking else { return }
         links[id]?.forking = nil
         // A refused fork leaves the page without a session: it has the hello timeout again to say hello.

@@ -79,6 +79,8 @@ final class SessionHost: WebServerDelegate {
     var tracesUnavailable: String?
     /// When each kind of recording trouble was last said on standard error (host clock, nanoseconds).
     var recordingNoticeTimes: [String: Int64] = [:]
+    /// Forks queued or being rebuilt (SessionHost+Fork).
+    var forkQueue = ForkQueue(capacity: SessionHost.maxForksInProgress, perPeer: SessionHost.maxForksPerPeer)
     /// Runs a fork's rebuild off the service thread, then ``forkRebuilt(_:on:loop:)`` on it (set by
     /// PlaygroundServer); nil runs it in place.
     var rebuildOffLoop: ((ConnectionID, @escaping @Sendable () -> ForkRebuild) -> Void)?
@@ -231,6 +233,8 @@ final class SessionHost: WebServerDelegate {
     func connectionClosed(_ id: ConnectionID, code: UInt16?, on loop: WebServerLoop) {
         let link = links.removeValue(forKey: id)
         forkUploads[id] = nil
+        // A fork nobody waits for leaves the queue now (and its rebuild stops if running).
+        if link?.forking != nil { forkQueue.cancel(id) }
         if let timer = link?.helloTimer { loop.cancel(timer) }
         guard let sessionID = link?.session, let hosted = sessions[sessionID], hosted.connection == id else { return }
         hosted.connection = nil

@@ -32,9 +32,9 @@ final class RawWebSocket {
     /// Connects and completes the upgrade. `receiveBuffer` shrinks the socket's receive buffer (set
     /// before connecting, so the TCP window starts small): a client that never reads then backs the
     /// server up quickly.
-    init(port: Int, receiveBuffer: Int? = nil, timeout: Duration = .seconds(5)) throws {
+    init(port: Int, receiveBuffer: Int? = nil, source: String? = nil, timeout: Duration = .seconds(5)) throws {
         do {
-            fd = try LoopbackSocket.connect(port: port, receiveBuffer: receiveBuffer)
+            fd = try LoopbackSocket.connect(port: port, receiveBuffer: receiveBuffer, source: source)
         } catch {
             throw Failure.socketError(error.code)
         }
