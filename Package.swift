@@ -43,6 +43,8 @@ let package = Package(
             name: "scroll-bench", dependencies: ["ScrollCore", "LWSClient", "CommandLineOptions", "CBenchSyscalls"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
+        // Tests that launch a browser (chromium) live apart, so the core's tests start no other program.
+        .testTarget(name: "BrowserModelTests", dependencies: ["ScrollCore"]),
         // The controller an app links against the session it is proven to decide like, and a consumer package.
         .testTarget(
             name: "ScrollRulesTests",

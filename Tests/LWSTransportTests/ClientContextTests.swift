@@ -4,7 +4,7 @@ import Testing
 @testable import LWSTransport
 
 /// The multi-connection client context the load generator builds on.
-@Suite(.timeLimit(.minutes(2))) struct ClientContextTests {
+@Suite(.timeLimit(.minutes(10))) struct ClientContextTests {
     @Test func oneContextHoldsManyConnections() throws {
         let connections = 300
         let server = try TestServer { $0.maxConnections = connections }

@@ -10,7 +10,7 @@ import Testing
 
 /// The front door's own limits (the head timeout, the heads it reads at once, the connections it counts)
 /// and what it hands to libwebsockets, over real sockets.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct FrontDoorTests {
     @Test func aHeadThatNeverEndsIsClosedAfterTheTimeout() throws {
         let server = try TestServer { $0.requestHeadTimeoutMilliseconds = 500 }

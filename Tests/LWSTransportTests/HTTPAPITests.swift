@@ -4,7 +4,7 @@ import Testing
 @testable import LWSTransport
 
 /// The callback mounts (`/healthz`, `/api`) routed to the delegate.
-@Suite(.timeLimit(.minutes(2))) struct HTTPAPITests {
+@Suite(.timeLimit(.minutes(10))) struct HTTPAPITests {
     @Test func healthzIsAnsweredByTheDelegate() throws {
         let server = try TestServer()
         let response = try HTTPProbe.get(port: server.port, path: "/healthz")

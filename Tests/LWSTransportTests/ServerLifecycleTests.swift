@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// Start-up errors, stop(), execute(_:) and timers.
-@Suite(.timeLimit(.minutes(2))) struct ServerLifecycleTests {
+@Suite(.timeLimit(.minutes(10))) struct ServerLifecycleTests {
     @Test func stopClosesEveryWebSocketWith1001() throws {
         let server = try TestServer()
         let one = try WebSocketClient.connect(port: server.port)

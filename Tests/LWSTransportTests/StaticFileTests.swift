@@ -4,7 +4,7 @@ import Testing
 @testable import LWSTransport
 
 /// The file mount: MIME types, 404s, and what must never be served.
-@Suite(.timeLimit(.minutes(2))) struct StaticFileTests {
+@Suite(.timeLimit(.minutes(10))) struct StaticFileTests {
     @Test(arguments: [
         ("/", "text/html"),
         ("/index.html", "text/html"),

@@ -4,7 +4,7 @@ import Testing
 @testable import LWSTransport
 
 /// Subprotocol binding, the Origin check, the path check and the connection limit.
-@Suite(.timeLimit(.minutes(2))) struct WebSocketHandshakeTests {
+@Suite(.timeLimit(.minutes(10))) struct WebSocketHandshakeTests {
     @Test func connectsWithTheSubprotocol() throws {
         let server = try TestServer()
         let client = try WebSocketClient.connect(port: server.port, subprotocol: TestServer.subprotocol)

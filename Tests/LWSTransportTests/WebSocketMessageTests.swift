@@ -4,7 +4,7 @@ import Testing
 @testable import LWSTransport
 
 /// Reassembly, the size limit, binary frames, closing, and the outbound queue.
-@Suite(.timeLimit(.minutes(2))) struct WebSocketMessageTests {
+@Suite(.timeLimit(.minutes(10))) struct WebSocketMessageTests {
     @Test func messageLargerThanTheReceiveBufferIsReassembled() throws {
         let server = try TestServer()
         let client = try WebSocketClient.connect(port: server.port)

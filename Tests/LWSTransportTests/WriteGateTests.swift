@@ -7,7 +7,7 @@ import Testing
 /// an answer to a message, a timer, `WebServer.execute`. Nothing is written while the delegate's code runs,
 /// so a burst's keyed messages coalesce to the newest, queued last. A send path that wrote at once (say,
 /// "the queue is idle: write now" from a timer) would let `state-1` out first and fail these tests.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct WriteGateTests {
     static let coalescedBurst: [ClientEvent] = [.text("a"), .text("b"), .text("c"), .text("state-3")]
     static let bytesAfterBurst = 3 + "state-3".utf8.count

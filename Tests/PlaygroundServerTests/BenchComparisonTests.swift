@@ -10,7 +10,7 @@ import Testing
 
 /// The pure parts of `scroll-bench floor` and `compare`, and the floor's server answering over a real
 /// socket. No figure is measured or asserted here: the bench's numbers are read by people, not tests.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct BenchComparisonTests {
     @Test func theFloorSendsAGeometryMessageInAMaskedTextFrame() {
         let frame = FloorFrame.bytes

@@ -4,7 +4,7 @@ import ScrollCore
 import Testing
 
 /// The executable's flags: one clear line and exit 2 for anything it cannot follow.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct CommandLineTests {
     @Test func helpListsEveryFlag() throws {
         let result = try runToCompletion(["--help"])

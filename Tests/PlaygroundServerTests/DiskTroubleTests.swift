@@ -6,7 +6,7 @@ import Testing
 /// The disk under `--log-dir` fills, or the folder goes, while the server runs: a trace still ends at its
 /// last whole line and replays, no trace is ever left empty or without its header, the page is told
 /// (`recordingStopped`) and standard error says it once.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct DiskTroubleTests {
     static let bigPing = #"{"type":"ping","id":""# + String(repeating: "p", count: 4_000) + #""}"#
 

@@ -5,7 +5,7 @@ import Testing
 
 /// `scroll-playground export`: what you tuned, as Swift, flags or a link, with only what differs from
 /// the preset's defaults.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ExportCommandTests {
     static func export(_ arguments: [String]) throws -> String {
         guard case .help(let text) = try PlaygroundCommand.parse(["export"] + arguments, locatePublic: { nil }) else {

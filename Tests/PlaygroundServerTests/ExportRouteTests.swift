@@ -5,7 +5,7 @@ import ScrollCore
 import Testing
 
 /// `GET /api/export`: the page's "Use in your app" panel is `scroll-playground export` for the live session.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ExportRouteTests {
     @Test func theRouteWritesWhatTheCommandWritesForTheSessionsSettings() throws {
         let server = try ServerProcess()

@@ -4,7 +4,7 @@ import Testing
 
 /// Under a low open-file limit the server refuses WebSockets it cannot hold with 503, keeps answering
 /// plain HTTP, and never spins on EMFILE (which made libwebsockets log "accept: errno 24" in a loop).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct FileDescriptorLimitTests {
     /// utime + stime of `pid` in clock ticks, from /proc.
     static func cpuTicks(_ pid: Int32) throws -> Int {

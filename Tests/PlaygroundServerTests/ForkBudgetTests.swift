@@ -6,7 +6,7 @@ import Testing
 /// Forks are budgeted work: a fork counts while it is queued or rebuilt, leaves the queue when its page
 /// goes, the slots are shared by client address, and a fork refused for want of a slot keeps its parent
 /// trace for the retry. Over real sockets against the real executable.
-@Suite(.serialized, .timeLimit(.minutes(4)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct ForkBudgetTests {
     /// A fork's messages: its parent in `forkTrace` pieces, then its `hello`.
     static func forkMessages(_ parent: String, at: Int = 1_000_000) -> [String] {

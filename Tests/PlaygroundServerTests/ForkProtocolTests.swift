@@ -4,7 +4,7 @@ import Testing
 
 /// `forkTrace` and `hello.fork` over real sockets: a refused fork is an `error` and nothing else; a fork
 /// opens a new session from the parent's moment.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ForkProtocolTests {
     static var parent: String {
         let url = ServerProcess.packageRoot.appendingPathComponent("Examples/traces/pull-during-page-load.jsonl")

@@ -11,7 +11,7 @@ import Testing
 /// one-line reason: header names libwebsockets 4.1.6's parser cannot take, WebSocket handshakes that break
 /// RFC 6455 §4.2.1, HTTP/1.1 without `Host` (RFC 9112 §3.2), a head ending `\n\r\n`. Raw sockets against the
 /// real executable.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct FrontDoorAnswerTests {
     /// Names that are a proper prefix of one libwebsockets knows (`connection`, `host`, `origin`,
     /// `x-auth-token`, `transfer-encoding`, `cache-control`, `if-modified-since`, `get `), or that start with

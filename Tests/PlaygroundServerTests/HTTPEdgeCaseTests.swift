@@ -6,7 +6,7 @@ import Testing
 /// HTTP requests a browser or a script may send that libwebsockets 4.1.6 mishandles on its own:
 /// pipelining, large header blocks, `Upgrade: h2c`, HEAD, `%00`, absolute-form targets and the 503 at the
 /// session cap. Raw sockets against the real executable.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct HTTPEdgeCaseTests {
     // MARK: Pipelining
 

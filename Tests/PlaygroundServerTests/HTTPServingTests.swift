@@ -4,7 +4,7 @@ import ScrollCore
 import Testing
 
 /// The page's files and the safe defaults, over real sockets.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct HTTPServingTests {
     @Test func indexIsServedAsHTML() throws {
         let server = try ServerProcess()

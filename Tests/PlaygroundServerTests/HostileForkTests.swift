@@ -7,7 +7,7 @@ import Testing
 /// raises the server's limits, a parent is capped in bytes and lines and rebuilt off the service thread, and
 /// jumps are cheap and rate-limited; meanwhile other sessions are answered. Over real sockets against the
 /// real executable.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct HostileForkTests {
     static let hello = #"{"kind":"input","t":1,"message":{"type":"hello","version":1}}"#
 

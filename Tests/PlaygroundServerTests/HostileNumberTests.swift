@@ -4,7 +4,7 @@ import Testing
 
 /// Numbers at the edge of what a double holds, where they are not parsed integers but feed a computation
 /// that becomes one (issue 20 §1's sweep): each trapped in `Int(_:)` on the previous code.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct HostileNumberTests {
     /// A bounded window trims by the rows in view, the offset over the average row: `1e300` over a content a
     /// `1e-300` tall is infinite, and the server died with every session.

@@ -4,7 +4,7 @@ import ScrollCore
 import Testing
 
 /// `scroll-playground simulate` and `check` through the real executable.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct LabCommandTests {
     static func temporaryDirectory() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString)").path

@@ -5,7 +5,7 @@ import Testing
 
 /// Every limit of the hardening issue over real sockets against the real executable: what is refused,
 /// with which error or close code, and that the server and the session go on.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct LimitsTests {
     // MARK: Message size
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `--max-log-bytes`: whatever a client sends, the log folder stays under its cap; the oldest closed traces
 /// go first, a live or resumable session's trace never goes, and what is recorded still replays exactly.
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(10)))
 struct LogFolderCapTests {
     /// A ping whose frame is just under the default `--max-message` (65536).
     static let bigPing = #"{"type":"ping","id":""# + String(repeating: "p", count: 64_000) + #""}"#

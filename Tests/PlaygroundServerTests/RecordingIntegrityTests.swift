@@ -5,7 +5,7 @@ import Testing
 
 /// `make run` records into the same `--log-dir` on every start: restarts and crashes must never mix two
 /// sessions in a trace, tear `events.jsonl` or repeat a `seq` in it.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct RecordingIntegrityTests {
     /// Opens a session, loads a page and scrolls a little; its id.
     static func recordSession(on server: ServerProcess) throws -> String {

@@ -4,7 +4,9 @@ import ScrollCore
 import Testing
 
 /// `scroll-playground replay` against real recordings, through the real executable.
-@Suite(.timeLimit(.minutes(1)))
+// The limit catches a hang, not slowness: it counts from the test's start, so on a busy 2-core machine it
+// measures contention (these tests launch the executable, many at once under the parallel runner).
+@Suite(.timeLimit(.minutes(10)))
 struct ReplayTests {
     static var examples: URL { ServerProcess.packageRoot.appendingPathComponent("Examples") }
 

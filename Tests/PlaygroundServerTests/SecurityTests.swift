@@ -5,7 +5,7 @@ import Testing
 
 /// The refusals of the hardening issue over real sockets: origins, static paths, headers and the
 /// warning for a non-loopback address.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct SecurityTests {
     // MARK: Origin
 

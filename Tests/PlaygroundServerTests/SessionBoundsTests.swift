@@ -4,7 +4,7 @@ import ScrollCore
 import Testing
 
 /// Descriptors, held sessions and items stay bounded, and a session within the bounds always resumes.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct SessionBoundsTests {
     @Test func heldSessionsAreCappedByEvictingTheOneWaitingLongest() throws {
         let server = try ServerProcess(["--max-sessions", "3", "--log-format", "json"])

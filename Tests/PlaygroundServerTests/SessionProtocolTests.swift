@@ -4,7 +4,7 @@ import ScrollCore
 import Testing
 
 /// The playground protocol over real sockets against the real executable.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct SessionProtocolTests {
     static let fast: JSONValue = ["loadLatencyMs": 30, "refreshLatencyMs": 30]
 

@@ -5,7 +5,7 @@ import Testing
 
 /// A large dynamic answer (a session's trace) arrives whole for any reader that keeps reading, however slowly, against
 /// the real executable (libwebsockets' own 5 s content timeout used to cut it off).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct SlowHTTPReaderTests {
     @Test func aSlowAndAPausingReaderGetTheWholeTrace() throws {
         let folder = LogFolder()

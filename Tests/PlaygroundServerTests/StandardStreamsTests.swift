@@ -4,7 +4,7 @@ import Testing
 
 /// The server meets its standard descriptors as a shell leaves them: closed, a pipe whose reader has gone, a
 /// terminal that closes. None of that may stop it or send notices into its files.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct StandardStreamsTests {
     /// Runs the executable through `sh`, which applies `redirections` (e.g. `>&-`) and then execs it.
     static func shell(_ redirections: String) -> [String] {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `simulate --shard K/N` and `simulate merge` through the real executable, as a job runner would use them.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct SweepShardCommandTests {
     @Test func fourShardFilesMergeIntoTheTableOfOneRun() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shards-\(UUID().uuidString)")

@@ -6,7 +6,7 @@ import Testing
 
 /// ScrollRulesUI's recorder, pure Swift: a trace it writes replays here, and its messages, sent over a real
 /// socket to the real server, open a `record` session whose trace replays with no differences.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct SwiftUIRecorderTests {
     static let example = ServerProcess.packageRoot.appendingPathComponent("Examples/traces/swiftui-recorder.jsonl")
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Two-way and chat feeds (issue 12 §2) over real sockets against the real executable: the top edge, the
 /// `loadPrevious` message, the anchor check around a prepend, and arrivals in `chat`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct TwoWayFeedServerTests {
     /// A feed opened in the middle loads older items at the top, by the rule and by `loadPrevious`; the
     /// server judges the page's anchor around each prepend, and the recorded trace replays exactly.

@@ -4,7 +4,7 @@ import Testing
 
 /// RFC 6455 rules libwebsockets 4.1.6 does not enforce by itself, checked over raw sockets against the
 /// real executable: masking (§5.1), close codes and payloads (§5.5.1, §7.4), UTF-8 (§8.1).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct WebSocketProtocolTests {
     /// A fresh connection that has said hello.
     static func session(_ server: ServerProcess) throws -> RawWebSocket {

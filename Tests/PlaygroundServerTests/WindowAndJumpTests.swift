@@ -4,7 +4,7 @@ import ScrollCore
 import Testing
 
 /// A bounded window and jump to an item (issue 12 §3, §4) over real sockets against the real executable.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct WindowAndJumpTests {
     /// Pages landing at the bottom trim the top first, so what the page holds never passes the window; the
     /// top loads the trimmed items back; the recorded trace replays with no differences.
