@@ -12,7 +12,9 @@ extension RecordedHand {
         var intervals: [Int64] = []
         var lastGeometryT: Int64?
         let defaults = trace.header.config
-        var physics = defaults.physics
+        // A SwiftUI app scrolls on UIScrollView whatever its settings say: its finger is read as a finger.
+        let fromApp = trace.header.recorder?.page.hasPrefix("app:") ?? false
+        var physics = fromApp ? .ios : defaults.physics
         // The geometry reports, for the release's velocity (it is read from the frames after it).
         var pendingLift: PendingLift?
 
@@ -25,7 +27,7 @@ extension RecordedHand {
                 // A resume or a fork's takeover continues the same page: only the first hello opens it.
                 guard hello == nil else { continue }
                 hello = (lineT, opening.config)
-                if let name = opening.config["physics"]?.string, let chosen = ScrollPhysics(rawValue: name) {
+                if !fromApp, let name = opening.config["physics"]?.string, let chosen = ScrollPhysics(rawValue: name) {
                     physics = chosen
                 }
             case .config(let fields):
@@ -211,7 +213,8 @@ extension RecordedHand {
             var best = Double.infinity
             for k in Int64(0)...3 where lift.t + k * frame < first.t {
                 let start = lift.t + k * frame
-                let v = releaseVelocity(from: lift.position, to: first.position, ms: Double(first.t - start), bounds: bounds)
+                let v = releaseVelocity(
+                    from: lift.position, to: first.position, ms: Double(first.t - start), bounds: bounds)
                 guard let second else {
                     velocity = v
                     break
@@ -233,7 +236,11 @@ extension RecordedHand {
                 actions.remove(at: index)
             }
         }
-        if lift.afterReport { replace(&steps[lift.stepIndex].afterReport) } else { replace(&steps[lift.stepIndex].actions) }
+        if lift.afterReport {
+            replace(&steps[lift.stepIndex].afterReport)
+        } else {
+            replace(&steps[lift.stepIndex].actions)
+        }
         guard delay > 0 else { return }
         // The finger held still and lifted later: a step of its own, where the steps' times put it.
         let t = lift.t + delay

@@ -28,13 +28,14 @@ extension Simulation {
         let end = Int64((seconds * 1000).rounded())
         let frame = max(1, Int64((1000 / hz).rounded()))
         var previous: Int64 = 0
-        var lastFrame: Int64 = 0
+        // No frame before the page's first report: it had not laid out yet.
+        var lastFrame: Int64?
         var index = 0
         var fingerDown = false
         var frames = 0
         while true {
             let stepT = index < hand.steps.count ? hand.steps[index].t : Int64.max
-            let fillT = lastFrame + frame
+            let fillT = lastFrame.map { $0 + frame } ?? .max
             let t = min(stepT, fillT)
             guard t <= end else { break }
             while let fired = session.fireNext(upTo: t) {
@@ -53,7 +54,9 @@ extension Simulation {
                 }
                 if let recordedPhase = step.phase {
                     let phase = Self.phase(recorded: recordedPhase, page: session.page, physics: hand.physics)
-                    if let effects = session.sendGeometry(phase: phase) { meter.observe(effects, session: session, at: t) }
+                    if let effects = session.sendGeometry(phase: phase) {
+                        meter.observe(effects, session: session, at: t)
+                    }
                 }
                 for action in step.afterReport {
                     perform(action, on: &session, meter: &meter, fingerDown: &fingerDown, forced: forced)
@@ -64,7 +67,7 @@ extension Simulation {
                 if let effects = session.sendGeometry(phase: phase) { meter.observe(effects, session: session, at: t) }
             }
             meter.frame(session: session, at: t)
-            lastFrame = t
+            if lastFrame != nil || hand.steps[max(0, index - 1)].phase != nil { lastFrame = t }
             frames += 1
         }
         while let fired = session.fireNext(upTo: end) {
