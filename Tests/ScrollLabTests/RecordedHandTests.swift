@@ -119,4 +119,53 @@ struct RecordedHandTests {
         #expect(names.count == 18)
         #expect(same >= 10)
     }
+
+    /// `check --gestures`: a recorded hand alone (no random scenario) finds the design's pitfall it shows,
+    /// and is shrunk like a random scenario, to a shorter stroke.
+    @Test func aRecordedHandJoinsTheCheckAndIsShrunk() throws {
+        let hand = try RecordedHand(trace: Self.trace("check-ios-refreshOffsetObservable-indicatorConsistent.jsonl"))
+        let scenario = Scenario(hand: hand)
+        #expect(scenario.steps.contains { if case .stroke = $0 { true } else { false } })
+        var checker = Checker(scenarios: 0, presets: [.refreshOffsetObservable, .playground])
+        checker.hands = [scenario]
+        let results = checker.run(threads: 1)
+        #expect(results.map(\.scenarios) == [1, 1])
+        #expect(results[0].outcome(.indicatorConsistent) == .fail)
+        #expect(results[1].findings == [])
+        let finding = try #require(results[0].findings.first { $0.property == .indicatorConsistent })
+        let strokes = finding.scenario.steps.compactMap { if case .stroke(let moves, _) = $0 { moves } else { nil } }
+        let recorded = scenario.steps.compactMap { if case .stroke(let moves, _) = $0 { moves } else { nil } }
+        #expect(strokes.count <= recorded.count)
+        #expect(strokes.map(\.count).reduce(0, +) <= recorded.map(\.count).reduce(0, +))
+    }
+
+    /// The scripted hand of the round trip as a scenario: its strokes are the scripted moves and releases.
+    @Test func aHandBecomesTheScenarioItCameFrom() throws {
+        let scripted: [Scenario.Step] = [.drag(6, frames: 4), .pause(1000), .fling(-40), .resize(700), .toEnd]
+        let run = CheckRun(
+            Scenario(settings: ["preset": "playground", "physics": "ios"], steps: scripted), record: true)
+        let scenario = Scenario(hand: try RecordedHand(trace: #require(run.session.trace())))
+        #expect(scenario.steps.count == 6)
+        guard scenario.steps.count == 6 else { return }
+        if case .stroke(let moves, let release) = scenario.steps[0] {
+            #expect(moves == [6, 6, 6, 6])
+            #expect(abs(release - 375) < 1e-3)
+        } else {
+            Issue.record("not a stroke: \(scenario.steps[0])")
+        }
+        if case .pause(let milliseconds) = scenario.steps[1] {
+            // The recorded pause, from where the page came to rest: within a frame of the scripted second.
+            #expect(abs(milliseconds - 1000) <= 16)
+        } else {
+            Issue.record("not a pause: \(scenario.steps[1])")
+        }
+        if case .stroke(let moves, let release) = scenario.steps[2] {
+            #expect(moves == [-40, -40, -40])
+            #expect(abs(release + 2500) < 1e-3)
+        } else {
+            Issue.record("not a stroke: \(scenario.steps[2])")
+        }
+        // The page's idle frame after the momentum is part of the recorded pause: a frame more each time.
+        #expect(scenario.steps[3...].map(\.description) == ["pause 16 ms", "resize to 700 px", "to the end"])
+    }
 }
