@@ -17,6 +17,9 @@ extension RecordedHand {
         var physics = fromApp ? .ios : defaults.physics
         // The geometry reports, for the release's velocity (it is read from the frames after it).
         var pendingLift: PendingLift?
+        // How close to the end the page came, and whether it ever reached it: a browser that stops short
+        // (zoom leaves 0.4 px) never does.
+        var closestToEnd = Double.infinity
 
         for line in trace.lines {
             guard case .input(let lineT, let text) = line,
@@ -65,6 +68,7 @@ extension RecordedHand {
                 let was = Self.position(before.geometry)
                 let bounds = Self.bounds(geometry)
                 let contentChanged = geometry.contentSize.height != before.geometry.contentSize.height
+                closestToEnd = min(closestToEnd, max(0, bounds.maxOffset - position))
                 let touching = phase == .interacting || phase == .tracking
                 // A lift waiting for its moving frames takes its velocity (and, when the finger held still
                 // before it, its time) from the first two.
@@ -146,6 +150,7 @@ extension RecordedHand {
         var config = defaults
         try? config.apply(hello.config.filter { ScrollConfig.settingNames.contains($0.key) })
         layout.contentSize = config.contentSize
+        if physics == .browser, closestToEnd > 0.001, closestToEnd < 1 { layout.endShortfall = closestToEnd }
 
         let sorted = intervals.sorted()
         name = trace.header.session

@@ -33,6 +33,8 @@ extension Simulation {
         var index = 0
         var fingerDown = false
         var frames = 0
+        // Under the browser's scrolling the page's phase between two recorded frames is the last one's.
+        var recordedPhase = FeedScrollPhase.idle
         while true {
             let stepT = index < hand.steps.count ? hand.steps[index].t : Int64.max
             let fillT = lastFrame.map { $0 + frame } ?? .max
@@ -52,8 +54,9 @@ extension Simulation {
                 for action in step.actions {
                     perform(action, on: &session, meter: &meter, fingerDown: &fingerDown, forced: forced)
                 }
-                if let recordedPhase = step.phase {
-                    let phase = Self.phase(recorded: recordedPhase, page: session.page, physics: hand.physics)
+                if let stepPhase = step.phase {
+                    recordedPhase = stepPhase
+                    let phase = Self.phase(recorded: stepPhase, page: session.page, physics: hand.physics)
                     if let effects = session.sendGeometry(phase: phase) {
                         meter.observe(effects, session: session, at: t)
                     }
@@ -63,7 +66,10 @@ extension Simulation {
                 }
             } else {
                 let phase: FeedScrollPhase =
-                    fingerDown ? .interacting : session.page.motion.motion == .idle ? .idle : session.page.motion.phase
+                    hand.physics == .browser
+                    ? recordedPhase
+                    : fingerDown
+                        ? .interacting : session.page.motion.motion == .idle ? .idle : session.page.motion.phase
                 if let effects = session.sendGeometry(phase: phase) { meter.observe(effects, session: session, at: t) }
             }
             meter.frame(session: session, at: t)
