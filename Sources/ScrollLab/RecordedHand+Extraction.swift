@@ -10,6 +10,10 @@ extension RecordedHand {
         var firstGeometry: (t: Int64, geometry: FeedGeometry)?
         var fingerDown = false
         var intervals: [Int64] = []
+        // The page's own clock between two reports (`geometry.t`): a recorder's frames reach the server in
+        // bursts, so its pace is read here.
+        var pageIntervals: [Double] = []
+        var lastPageT: Double?
         var lastGeometryT: Int64?
         let defaults = trace.header.config
         // A SwiftUI app scrolls on UIScrollView whatever its settings say: its finger is read as a finger.
@@ -52,6 +56,10 @@ extension RecordedHand {
                 let geometry = report.geometry
                 let phase = report.phase
                 if let lastGeometryT, t > lastGeometryT { intervals.append(t - lastGeometryT) }
+                if let lastPageT, report.t > lastPageT, report.t - lastPageT < 1000 {
+                    pageIntervals.append(report.t - lastPageT)
+                }
+                lastPageT = report.t
                 lastGeometryT = t
                 guard let before = previous else {
                     firstGeometry = (lineT, geometry)
@@ -166,7 +174,9 @@ extension RecordedHand {
         }
         self.steps = steps
         durationMs = max(0, (trace.lines.last?.t ?? hello.t) - hello.t)
-        frameMs = sorted.isEmpty ? 16 : max(1, min(100, sorted[sorted.count / 2]))
+        let paced = pageIntervals.sorted()
+        let median = paced.isEmpty ? (sorted.isEmpty ? 16 : Double(sorted[sorted.count / 2])) : paced[paced.count / 2]
+        frameMs = Int64(max(4, min(100, median.rounded())))
         recordedDecisions = trace.recordedDecisions.map { TimedDecision(t: $0.t - hello.t, entry: $0.entry) }
     }
 
