@@ -178,6 +178,8 @@ final class SessionHost: WebServerDelegate {
             case .success: refuse(ProtocolError(.notReady, "send hello first"), on: id, at: time, loop: loop)
             case .failure(let error) where error.code == .unknownType && ForkTraceChunk.isOne(text):
                 receiveForkTrace(text, on: id, at: time, loop: loop)
+            case .failure(let error) where error.code == .unknownType && HandTrial.isOne(text):
+                tryHand(text, on: id, at: time, loop: loop)
             case .failure(let error): refuse(error, on: id, at: time, loop: loop)
             }
             return
