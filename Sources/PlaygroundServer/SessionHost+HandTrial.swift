@@ -102,16 +102,41 @@ enum HandTrial {
 }
 
 extension SessionHost {
-    /// Runs a `tryHand` on the trace this connection sent before it, and answers on the same connection.
+    /// The most `tryHand` runs at once; one more is refused with `not_ready` (it may try again).
+    static let maxHandTrialsInProgress = 4
+
+    /// Runs a `tryHand` on the trace this connection sent before it, off the service thread, and answers on the
+    /// same connection (``handTried(_:on:loop:)``).
     func tryHand(_ text: [UInt8], on id: ConnectionID, at time: Int64, loop: WebServerLoop) {
+        guard !handTrials.contains(id), handTrials.count < Self.maxHandTrialsInProgress else {
+            refuse(
+                ProtocolError(.notReady, "the server is running other hands: send tryHand again shortly"), on: id,
+                at: time, loop: loop)
+            return
+        }
         guard let upload = forkUploads.removeValue(forKey: id), !upload.isEmpty else {
             refuse(
                 ProtocolError(.badMessage, "send the trace first, in forkTrace pieces"), on: id, at: time, loop: loop)
             return
         }
-        switch HandTrial.run(upload: upload, request: text, maxLines: options.maxForkLines) {
+        let maxLines = options.maxForkLines
+        let work: @Sendable () -> Result<JSONValue, ProtocolError> = {
+            HandTrial.run(upload: upload, request: text, maxLines: maxLines)
+        }
+        handTrials.insert(id)
+        if let tryHandOffLoop {
+            tryHandOffLoop(id, work)
+        } else {
+            handTried(work(), on: id, loop: loop)
+        }
+    }
+
+    /// A `tryHand` ran: its answer (or why not) goes to the connection, if it is still there.
+    func handTried(_ result: Result<JSONValue, ProtocolError>, on id: ConnectionID, loop: WebServerLoop) {
+        guard handTrials.remove(id) != nil, links[id] != nil else { return }
+        switch result {
         case .success(let answer): loop.send(answer.jsonBytes, to: id)
-        case .failure(let error): refuse(error, on: id, at: time, loop: loop)
+        case .failure(let error): refuse(error, on: id, at: now, loop: loop)
         }
     }
 }

@@ -77,6 +77,11 @@ final class SessionHost: WebServerDelegate {
     /// Runs a fork's rebuild off the service thread, then ``forkRebuilt(_:on:loop:)`` on it (set by
     /// PlaygroundServer); nil runs it in place.
     var rebuildOffLoop: ((ConnectionID, @escaping @Sendable () -> ForkRebuild) -> Void)?
+    /// Runs a `tryHand` off the service thread, then ``handTried(_:on:loop:)`` on it (set by
+    /// PlaygroundServer); nil runs it in place.
+    var tryHandOffLoop: ((ConnectionID, @escaping @Sendable () -> Result<JSONValue, ProtocolError>) -> Void)?
+    /// Connections whose `tryHand` is running (SessionHost+HandTrial).
+    var handTrials: Set<ConnectionID> = []
 
     init(
         options: PlaygroundOptions, log: EventLog, logBudget: LogBudget? = nil,
@@ -227,6 +232,7 @@ final class SessionHost: WebServerDelegate {
     func connectionClosed(_ id: ConnectionID, code: UInt16?, on loop: WebServerLoop) {
         let link = links.removeValue(forKey: id)
         forkUploads[id] = nil
+        handTrials.remove(id)
         if let timer = link?.helloTimer { loop.cancel(timer) }
         guard let sessionID = link?.session, let hosted = sessions[sessionID], hosted.connection == id else { return }
         hosted.connection = nil
