@@ -36,7 +36,9 @@ extension Simulation {
         // Under the browser's scrolling the page's phase between two recorded frames is the last one's.
         var recordedPhase = FeedScrollPhase.idle
         while true {
-            let stepT = index < hand.steps.count ? hand.steps[index].t : Int64.max
+            // A step recorded earlier than the last frame (a trace whose clock went back) runs at that frame: time
+            // only goes on, so the work is bounded by the steps and the run's frames.
+            let stepT = index < hand.steps.count ? max(hand.steps[index].t, lastFrame ?? 0) : Int64.max
             let fillT = lastFrame.map { $0 + frame } ?? .max
             let t = min(stepT, fillT)
             guard t <= end else { break }
