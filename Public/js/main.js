@@ -15,6 +15,7 @@ import { forkPieces, sampleAt } from "./trace-file.js";
 import { ExportPanel } from "./export-panel.js";
 import { LinkNotice } from "./link-notice.js";
 import { SectionBar } from "./section-bar.js";
+import { HandTrial } from "./hand-trial.js";
 
 const CLIENT_KEY = "scroll-playground.client"; // page-only settings and the scroll position, this tab
 const HISTORY_LIMIT = 10000;
@@ -120,6 +121,24 @@ const traceView = new TraceView({
   closeButton: byId("trace-close"),
   error: byId("trace-error"),
 });
+
+new HandTrial(
+  {
+    form: byId("hand-trial"),
+    preset: byId("hand-preset"),
+    presetSource: byId("trace-preset"),
+    settings: byId("hand-settings"),
+    run: byId("hand-run"),
+    status: byId("hand-status"),
+    rows: byId("hand-rows"),
+    recorded: byId("hand-recorded"),
+    simulated: byId("hand-simulated"),
+    summary: byId("hand-summary"),
+    exportLink: byId("hand-export"),
+  },
+  () => (traceView.trace ? { trace: traceView.trace, name: traceView.name ?? "trace" } : null),
+  defaultSocketURL(),
+);
 
 const frame = new PhoneFrame({
   stage: byId("stage"),

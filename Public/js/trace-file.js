@@ -75,7 +75,15 @@ export function sampleAt(trace, t) {
  * except decisions (the server makes those again), each message under the server's size limit.
  */
 export function forkPieces(trace, t) {
-  const kept = [trace.lines[0], ...trace.lines.slice(1).filter((line) => line.kind !== "decision" && line.t <= t)];
+  return linePieces([trace.lines[0], ...trace.lines.slice(1).filter((line) => line.kind !== "decision" && line.t <= t)]);
+}
+
+/** The whole trace, decisions included, in `forkTrace` pieces: what "Try this hand under…" sends. */
+export function tracePieces(trace) {
+  return linePieces(trace.lines);
+}
+
+function linePieces(kept) {
   const encoder = new TextEncoder();
   const size = (piece) => encoder.encode(JSON.stringify({ type: "forkTrace", text: piece })).length;
   const pieces = [];

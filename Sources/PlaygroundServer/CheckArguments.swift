@@ -19,6 +19,11 @@ struct CheckArguments: Sendable {
             .integer("scenarios", help: "scenarios per preset, at most", \.command.scenarios, in: 1...1_000_000),
             .choice("preset", help: "check only this preset", \.command.preset),
             .text("out", "DIR", help: "where the minimal traces go", \.command.outDirectory),
+            Option(
+                "gestures", "DIR",
+                help: "the hands of the traces in DIR join the random scenarios (and are shrunk like them)",
+                default: { _ in nil },
+                apply: { (arguments, text) throws(OptionError) in arguments.command.gestureDirectory = text }),
             .choice("format", help: "table or JSON", \.command.format),
             .integer("threads", help: "threads (default: the cores)", \.command.threads, in: 1...256),
             .repeatable(

@@ -25,6 +25,8 @@ public struct CheckCommand: Sendable {
     public var physics = ScrollConfig().physics
     /// How its list reports the content size (`--set contentSize=`).
     public var contentSize = ScrollConfig().contentSize
+    /// `--gestures DIR`: every trace there gives its hand to the scenarios.
+    public var gestureDirectory: String?
 
     public init() {}
 
@@ -53,6 +55,40 @@ public struct CheckCommand: Sendable {
         }
     }
 
+    /// The most traces `--gestures` reads.
+    public static let handLimit = 1000
+
+    /// The hands of the traces (`*.jsonl`) in `directory`, by file name, as scenarios.
+    static func hands(in directory: String) throws(UsageError) -> [Scenario] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".jsonl") }
+                .sorted()
+        } catch {
+            throw UsageError("check: --gestures \(directory): cannot read it: \(error.localizedDescription)")
+        }
+        guard !names.isEmpty else { throw UsageError("check: --gestures \(directory): no .jsonl traces there") }
+        guard names.count <= handLimit else {
+            throw UsageError("check: --gestures \(directory): \(names.count) traces, more than \(handLimit)")
+        }
+        var scenarios: [Scenario] = []
+        for name in names {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw UsageError("check: --gestures: cannot read \(path)")
+            }
+            do {
+                let trace = try Trace.parse(String(decoding: data, as: UTF8.self))
+                scenarios.append(Scenario(hand: try RecordedHand(trace: trace)))
+            } catch let error as TraceError {
+                throw UsageError("check: --gestures: \(path): \(error)")
+            } catch {
+                throw UsageError("check: --gestures: \(path): \(error)")
+            }
+        }
+        return scenarios
+    }
+
     /// What the run found and its report.
     public struct Outcome: Sendable {
         public var results: [Checker.PresetResult]
@@ -63,10 +99,11 @@ public struct CheckCommand: Sendable {
     public func run(reducer: @escaping LabReducer = LabSession.scrollCore) throws(UsageError) -> Outcome {
         let started = DispatchTime.now().uptimeNanoseconds
         let budget = UInt64(seconds * 1e9)
-        let checker = Checker(
+        var checker = Checker(
             seed: UInt64(seed), scenarios: scenarios, presets: preset.map { [$0] } ?? Preset.allCases,
             reducer: reducer,
             fixed: ["physics": .string(physics.rawValue), "contentSize": .string(contentSize.rawValue)])
+        if let gestureDirectory { checker.hands = try Self.hands(in: gestureDirectory) }
         let results = checker.run(threads: threads ?? ProcessInfo.processInfo.activeProcessorCount) {
             DispatchTime.now().uptimeNanoseconds - started > budget
         }

@@ -113,6 +113,16 @@ extension PlaygroundCommand {
             command.mergeFiles = Array(parsed.words.dropFirst())
             return .simulate(command)
         }
+        if let file = parsed.handFile {
+            command.simulation = try SimulateCommand.simulation(handOf: file)
+            for (key, text) in parsed.assignments {
+                do {
+                    try command.simulation.apply(key: key, text: text)
+                } catch {
+                    throw UsageError("simulate: \(error)")
+                }
+            }
+        }
         if command.shard != nil, parsed.sweeps.isEmpty { throw UsageError("simulate: --shard needs --sweep") }
         if command.shard != nil, command.plot != nil || command.format != .text {
             throw UsageError("simulate: --shard prints its slice as JSON; --format and --plot belong to merge")

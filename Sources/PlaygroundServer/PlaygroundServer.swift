@@ -60,6 +60,14 @@ public final class PlaygroundServer: @unchecked Sendable {
                 playground.server.execute { loop in playground.host.forkRebuilt(result, on: connection, loop: loop) }
             }
         }
+        // A `tryHand` (the page's "Try this hand under…") runs on the same thread, after any rebuild before it.
+        host.tryHandOffLoop = { [weak self] connection, work in
+            guard let playground = self else { return }
+            forks.async {
+                let result = work()
+                playground.server.execute { loop in playground.host.handTried(result, on: connection, loop: loop) }
+            }
+        }
     }
 
     /// Raises the open-file limit as far as the process may, and lowers `--max-sessions` and

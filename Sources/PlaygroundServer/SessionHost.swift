@@ -84,6 +84,11 @@ final class SessionHost: WebServerDelegate {
     /// Runs a fork's rebuild off the service thread, then ``forkRebuilt(_:on:loop:)`` on it (set by
     /// PlaygroundServer); nil runs it in place.
     var rebuildOffLoop: ((ConnectionID, @escaping @Sendable () -> ForkRebuild) -> Void)?
+    /// Runs a `tryHand` off the service thread, then ``handTried(_:on:loop:)`` on it (set by
+    /// PlaygroundServer); nil runs it in place.
+    var tryHandOffLoop: ((ConnectionID, @escaping @Sendable () -> Result<JSONValue, ProtocolError>) -> Void)?
+    /// Connections whose `tryHand` is running (SessionHost+HandTrial).
+    var handTrials: Set<ConnectionID> = []
 
     init(
         options: PlaygroundOptions, log: EventLog, logBudget: LogBudget? = nil,
@@ -186,6 +191,8 @@ final class SessionHost: WebServerDelegate {
             case .success: refuse(ProtocolError(.notReady, "send hello first"), on: id, at: time, loop: loop)
             case .failure(let error) where error.code == .unknownType && ForkTraceChunk.isOne(text):
                 receiveForkTrace(text, on: id, at: time, loop: loop)
+            case .failure(let error) where error.code == .unknownType && HandTrial.isOne(text):
+                tryHand(text, on: id, at: time, loop: loop)
             case .failure(let error): refuse(error, on: id, at: time, loop: loop)
             }
             return
@@ -235,6 +242,7 @@ final class SessionHost: WebServerDelegate {
         forkUploads[id] = nil
         // A fork nobody waits for leaves the queue now (and its rebuild stops if running).
         if link?.forking != nil { forkQueue.cancel(id) }
+        handTrials.remove(id)
         if let timer = link?.helloTimer { loop.cancel(timer) }
         guard let sessionID = link?.session, let hosted = sessions[sessionID], hosted.connection == id else { return }
         hosted.connection = nil

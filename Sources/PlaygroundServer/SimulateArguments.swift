@@ -19,13 +19,19 @@ struct SimulateArguments: Sendable {
     var sweeps: [String] = []
     /// Words that are not options: `merge FILES…`.
     var words: [String] = []
+    /// `--gesture trace:FILE`: the recording whose hand runs (read once every option is in).
+    var handFile: String?
+    /// Every key set, in order: replayed over a recording's settings once its hand is read.
+    var assignments: [(key: String, text: String)] = []
 
     /// Every option of `simulate`, in the order `--help` lists them.
     static let parser = OptionParser(
         defaults: SimulateArguments(),
         options: [
             key("preset", "NAME", help: "preset (design) whose rules decide"),
-            key("gesture", "NAME", help: "the simulated user: read, skim, toEnd or pullRefresh"),
+            key(
+                "gesture", "NAME|trace:FILE",
+                help: "the simulated user: read, skim, toEnd or pullRefresh, or the hand of a recorded trace"),
             key("seconds", "S", help: "simulated seconds"),
             key("seed", "N", help: "seeds the user, the feed and the latency / failure draws"),
             .repeatable(
@@ -81,6 +87,12 @@ struct SimulateArguments: Sendable {
     private static func apply(_ arguments: inout SimulateArguments, key: String, text: String, option: String)
         throws(OptionError)
     {
+        if key == "gesture", text.hasPrefix("trace:") {
+            guard text.count > 6 else { throw .invalidValue(option: option, expected: "trace:FILE", text: text) }
+            arguments.handFile = String(text.dropFirst(6))
+            return
+        }
+        arguments.assignments.append((key, text))
         do {
             try arguments.command.simulation.apply(key: key, text: text)
         } catch {

@@ -22,6 +22,22 @@ public struct SimulateCommand: Sendable {
 
     public init() {}
 
+    /// The hand of the trace at `path` on its own recording's page and settings.
+    static func simulation(handOf path: String) throws(UsageError) -> Simulation {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError("simulate: --gesture trace:\(path): cannot read it")
+        }
+        do {
+            var hand = try RecordedHand(trace: Trace.parse(String(decoding: data, as: UTF8.self)))
+            hand.name = URL(fileURLWithPath: path).lastPathComponent
+            return Simulation(hand: hand)
+        } catch let error as TraceError {
+            throw UsageError("simulate: --gesture trace:\(path): \(error)")
+        } catch {
+            throw UsageError("simulate: --gesture trace:\(path): \(error)")
+        }
+    }
+
     /// A simulation key's value as `--help` shows it.
     func value(of key: String) -> String? {
         switch key {

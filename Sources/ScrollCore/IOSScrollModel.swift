@@ -237,7 +237,7 @@ public struct IOSScrollModel: Equatable, Sendable {
     }
 
     /// The finger's unbounded position that shows `shown`.
-    func raw(for shown: Double, bounds: Bounds) -> Double {
+    public func raw(for shown: Double, bounds: Bounds) -> Double {
         if shown < 0 { return -Self.rubberBandInverse(-shown, dimension: bounds.dimension) }
         if shown > bounds.maxOffset {
             return bounds.maxOffset + Self.rubberBandInverse(shown - bounds.maxOffset, dimension: bounds.dimension)
@@ -247,7 +247,7 @@ public struct IOSScrollModel: Equatable, Sendable {
 
     // The core imports no Foundation: exp and log from a short series, exact to a few ulps over the ranges
     // used (the JS model uses Math.exp and Math.log; the agreement test holds both to 0.01 pt).
-    static func exp(_ x: Double) -> Double {
+    public static func exp(_ x: Double) -> Double {
         // e^x = (e^(x/2ⁿ))^(2ⁿ) with |x/2ⁿ| < 0.5, the Taylor series there.
         var k = 0
         var r = x
@@ -291,7 +291,7 @@ public struct IOSScrollModel: Equatable, Sendable {
         return 2 * sum + k * 0.693_147_180_559_945_3
     }
 
-    static func power(_ base: Double, _ exponent: Double) -> Double {
+    public static func power(_ base: Double, _ exponent: Double) -> Double {
         exp(exponent * log(base))
     }
 }

@@ -95,6 +95,9 @@ public struct CheckRun {
             tick(to: session.now + Int64(milliseconds))
         case .resize(let height):
             frame(.idle) { $0.resize(containerHeight: height) }
+        case .stroke(let moves, _):
+            for move in moves where !stopped { frame(.interacting) { $0.scroll(by: move) } }
+            frame(.idle) { _ in }
         case .switchPreset(let preset):
             let effects = session.configure(["preset": .string(preset.rawValue)])
             // The new rules start from the current position without firing on it (docs/decisions.md): a stall that
@@ -129,6 +132,9 @@ public struct CheckRun {
             }
             frame(.interacting) { $0.drag(by: 0) }
             lift(velocity: 0)
+        case .stroke(let moves, let release):
+            for move in moves where !stopped { frame(.interacting) { $0.drag(by: move) } }
+            lift(velocity: release)
         case .toEnd, .toTop, .pause, .resize, .switchPreset:
             return false
         }

@@ -45,6 +45,9 @@ public struct Checker: Sendable {
     public var fixed: [String: JSONValue]
     /// Runs a candidate shrink may take per finding.
     public var shrinkBudget = 3000
+    /// Recorded hands (`check --gestures DIR`), as scenarios: each runs under every preset checked, before
+    /// the random ones, and is shrunk like them.
+    public var hands: [Scenario] = []
 
     public init(
         seed: UInt64 = 1, scenarios: Int = 300, presets: [Preset] = Preset.allCases,
@@ -67,9 +70,19 @@ public struct Checker: Sendable {
         var findings: [Finding] = []
         var ran = 0
         let open = Property.allCases.filter { $0.applies(to: preset) }
-        for index in 0..<scenarios {
+        let recorded = hands.map { hand in
+            var scenario = hand
+            scenario.settings["preset"] = .string(preset.rawValue)
+            scenario.settings.merge(fixed) { _, fixed in fixed }
+            return scenario
+        }
+        for index in 0..<(recorded.count + scenarios) {
             if expired() || findings.count == open.count { break }
-            let scenario = Scenario.random(preset: preset, seed: SeededGenerator.mix(seed, index), fixed: fixed)
+            let scenario =
+                index < recorded.count
+                ? recorded[index]
+                : Scenario.random(
+                    preset: preset, seed: SeededGenerator.mix(seed, index - recorded.count), fixed: fixed)
             let run = CheckRun(scenario, reducer: reducer)
             ran += 1
             for violation in run.violations where !findings.contains(where: { $0.property == violation.property }) {
@@ -166,6 +179,12 @@ public struct Checker: Sendable {
         case .pull(let distance): distance > 16 ? [.pull((distance / 2).rounded())] : []
         case .pause(let milliseconds): milliseconds > 16 ? [.pause(milliseconds / 2)] : []
         case .resize(let height): height != height.rounded() ? [.resize(height.rounded())] : []
+        case .stroke(let moves, let release):
+            [moves.reduce(0, +) >= 0 ? .toEnd : .toTop]
+                + (moves.count > 1 ? [.stroke(Array(moves.prefix(moves.count / 2)), release: release)] : [])
+                + (release != 0 ? [.stroke(moves, release: 0)] : [])
+                + (moves.contains { abs($0) > 1 }
+                    ? [.stroke(moves.map { ($0 / 2).rounded() }, release: release / 2)] : [])
         case .toEnd, .toTop, .switchPreset: []
         }
     }

@@ -20,6 +20,9 @@ public struct Scenario: Equatable, Sendable {
         case resize(Double)
         /// A `config` message switching to this preset.
         case switchPreset(Preset)
+        /// A recorded hand's stroke: the finger's (or the browser's) move each frame, then the release at
+        /// this speed, px/s (the iOS model's momentum; the browser's scrolling stops).
+        case stroke([Double], release: Double)
     }
 
     /// The `hello.config` (`preset` among them).
@@ -115,6 +118,9 @@ extension Scenario.Step: CustomStringConvertible {
         case .pause(let milliseconds): "pause \(milliseconds) ms"
         case .resize(let height): "resize to \(LabFormat.number(height)) px"
         case .switchPreset(let preset): "switch to \(preset.rawValue)"
+        case .stroke(let moves, let release):
+            "stroke \(LabFormat.number(moves.reduce(0, +))) px × \(moves.count) frames, "
+                + "release \(LabFormat.number(release)) px/s"
         }
     }
 }

@@ -35,6 +35,7 @@ extension Simulation {
                 )
             }
             gesture = kind
+            hand = nil
         case "seconds": seconds = try number(0.1...3600)
         case "hz": hz = try number(1...1000)
         case "containerHeight": layout.containerHeight = try number(1...100_000)

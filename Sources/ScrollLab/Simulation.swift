@@ -14,11 +14,14 @@ public struct Simulation: Equatable, Sendable {
     public var hz = 60.0
     /// The feed.
     public var source = FeedSource.synthetic
+    /// A recording's hand (`--gesture trace:FILE`), run instead of ``gesture``.
+    public var hand: RecordedHand?
 
     public init() {}
 
     /// Runs the session with the user of ``gesture``.
     public func run() -> SimulationReport {
+        if let hand { return run(hand: hand).report }
         var user = Gesture(gesture, seed: config.seed, physics: config.physics)
         return run(driver: &user)
     }
@@ -132,7 +135,7 @@ public struct SimulationReport: Equatable, Sendable {
 }
 
 /// Watches one simulated session and measures it.
-private struct Meter {
+struct Meter {
     let pullThreshold: Double
     var report = SimulationReport()
     /// The stall in progress: since when, and the page waited for.

@@ -121,7 +121,8 @@ extension Sweep {
     public var identity: JSONValue {
         let layout = base.layout
         return .object([
-            "config": base.config.recordedJSON, "gesture": .string(base.gesture.rawValue),
+            "config": base.config.recordedJSON,
+            "gesture": .string(base.hand.map { "trace:\($0.name) (\($0.steps.count) steps)" } ?? base.gesture.rawValue),
             "seconds": .number(base.seconds), "hz": .number(base.hz),
             "source": base.source == .synthetic ? "synthetic" : .int(base.source.available(maxItems: 0) ?? 0),
             "layout": [

@@ -17,12 +17,28 @@ struct LabCommandTests {
         ["simulate", "--sweep", "bottomThreshold=0:10:0"], ["simulate", "--gesture", "fly"],
         ["simulate", "--sweep", "bottomThreshold="], ["simulate", "--set", "loadLatencyMs=-1"],
         ["simulate", "--plot", "x.svg"], ["check", "--seconds", "0"], ["check", "--preset", "nope"],
+        ["simulate", "--gesture", "trace:"], ["simulate", "--gesture", "trace:no-such.jsonl"],
+        ["simulate", "--gesture", "trace:README.md"], ["check", "--gestures", "no-such-dir"],
+        ["check", "--gestures", "docs"],
     ])
     func badInputIsOneLineAndExitTwo(arguments: [String]) throws {
         let result = try runToCompletion(arguments)
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
+    /// `--gesture trace:FILE` starts from the recording's settings and `--set` changes them, wherever it stands.
+    @Test func aRecordingsHandRunsUnderTheSettingsGiven() throws {
+        let trace = ServerProcess.packageRoot.appendingPathComponent("Examples/traces/ios-lazy-estimate-prefetch.jsonl")
+            .path
+        let before = try runToCompletion(["simulate", "--set", "bottomThreshold=0", "--gesture", "trace:\(trace)"])
+        let after = try runToCompletion(["simulate", "--gesture", "trace:\(trace)", "--set", "bottomThreshold=0"])
+        let own = try runToCompletion(["simulate", "--gesture", "trace:\(trace)"])
+        #expect(before.status == 0)
+        #expect(before.stdout == after.stdout)
+        #expect(before.stdout.contains("stallTotalMs         600\n"), "\(before.stdout)")
+        #expect(own.stdout.contains("stallTotalMs         0\n"), "\(own.stdout)")
     }
 
     @Test func simulatePrintsJSONWithEveryMetric() throws {
