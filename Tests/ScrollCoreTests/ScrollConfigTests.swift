@@ -222,11 +222,10 @@ struct ScrollConfigTests {
     @Test func everySettingHasItsFlagAndHelp() {
         #expect(
             ScrollConfig.settings.map(\.flag) == [
-                "preset", "bottom-threshold", "pull-threshold", "initial-count", "page-size", "refresh-count",
-                "max-items",
-                "load-latency-ms", "refresh-latency-ms", "jitter-ms", "failure-rate", "refresh-hold-ms", "axis", "seed",
-                "compare", "retry-policy", "retry-base-ms", "retry-max-ms", "retry-max", "top-threshold", "start-at",
-                "new-message-every-ms", "window-size", "physics", "content-size",
+                "preset", "axis", "bottom-threshold", "top-threshold", "retry-base-ms", "retry-max-ms", "retry-max",
+                "refresh-hold-ms", "pull-threshold", "retry-policy", "initial-count", "page-size", "refresh-count",
+                "max-items", "load-latency-ms", "refresh-latency-ms", "jitter-ms", "failure-rate", "seed", "start-at",
+                "new-message-every-ms", "window-size", "physics", "content-size", "compare",
             ])
         #expect(Set(ScrollConfig.settings.map(\.name)) == Set(ScrollConfig().json.object!.keys))
         #expect(ScrollConfig.settings.allSatisfy { !$0.help.isEmpty })
