@@ -101,7 +101,7 @@ public struct ExportCommand: Sendable {
         }
         if !page.isEmpty {
             let list = page.map { "\($0.setting.name)=\($0.text)" }.joined(separator: " ")
-            lines.append("// How the playground's page scrolls and shows the rules, not rules (SwiftUI does this): \(list)")
+            lines.append("// The playground's page, not rules (your app's ScrollView does this itself): \(list)")
         }
         lines += [
             "",
