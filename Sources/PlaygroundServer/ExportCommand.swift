@@ -51,7 +51,8 @@ public struct ExportCommand: Sendable {
 
     /// The command line, then one shell comment per setting that is not a flag, with the reason.
     var flags: String {
-        let command = (["scroll-playground", "--preset", config.preset.rawValue]
+        let command =
+            (["scroll-playground", "--preset", config.preset.rawValue]
             + changed.filter { $0.setting.notAFlag == nil }.flatMap { ["--\($0.setting.flag)", $0.text] })
             .joined(separator: " ")
         let leftOut = changed.compactMap { setting, text in

@@ -34,7 +34,8 @@ extension ScrollConfig {
         .integer(
             "windowSize", \.windowSize, 0...maxWindowSize, .feed,
             meaning:
-                "the most items the page holds, trimmed far from the viewport and loaded back (0 = unbounded, else at least 2 × pageSize)"),
+                "the most items the page holds, trimmed far from the viewport and loaded back (0 = unbounded, else at least 2 × pageSize)"
+        ),
         .choice("physics", \.physics, meaning: "how the page scrolls: an iPhone's scroll view or the browser's"),
         .choice(
             "contentSize", \.contentSize,
@@ -91,7 +92,9 @@ extension ScrollConfig.Setting {
                 defaultValue: .choice(ScrollConfig()[keyPath: path].rawValue), meaning: meaning),
             .page, read: { .choice($0[keyPath: path].rawValue) },
             write: { config, value in
-                if case .choice(let text) = value, let choice = Choice(rawValue: text) { config[keyPath: path] = choice }
+                if case .choice(let text) = value, let choice = Choice(rawValue: text) {
+                    config[keyPath: path] = choice
+                }
             })
     }
 }

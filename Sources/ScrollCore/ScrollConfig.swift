@@ -282,8 +282,7 @@ extension ScrollConfig {
     }
 }
 
-func readNumber(_ value: JSONValue, _ field: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Double
-{
+func readNumber(_ value: JSONValue, _ field: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Double {
     guard let number = value.number else { throw .wrongType(field: field, expected: "a number") }
     guard range.contains(number) else { throw .outOfRange(field: field, range: describe(range)) }
     return number

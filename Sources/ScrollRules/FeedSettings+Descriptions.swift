@@ -111,7 +111,9 @@ extension FeedSettings.Setting {
             read: { .choice($0[keyPath: path].rawValue) },
             isTuned: { $0[keyPath: path] != FeedSettings(preset: $0.preset)[keyPath: path] },
             write: { settings, value in
-                if case .choice(let text) = value, let choice = Choice(rawValue: text) { settings[keyPath: path] = choice }
+                if case .choice(let text) = value, let choice = Choice(rawValue: text) {
+                    settings[keyPath: path] = choice
+                }
             })
     }
 }

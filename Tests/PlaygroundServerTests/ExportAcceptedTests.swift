@@ -14,7 +14,8 @@ struct ExportAcceptedTests {
         var defaults = ScrollConfig()
         defaults.preset = preset
         let candidates = [
-            "true", "false", "horizontal", "browser", "lazyEstimate", "backoff", "none", "chat", "7", "2", "123", "0.25",
+            "true", "false", "horizontal", "browser", "lazyEstimate", "backoff", "none", "chat", "7", "2", "123",
+            "0.25",
         ]
         for text in candidates {
             var config = defaults

@@ -85,7 +85,8 @@ struct DocumentTablesTests {
                 }
             let flag = setting.notAFlag.map { "none: \($0)" } ?? "`--\(setting.flag)`"
             rows.append(
-                "| `\(setting.name)` | \(type)\(unit) | \(range) | \(defaultText(setting)) | \(flag) | \(description.meaning) |")
+                "| `\(setting.name)` | \(type)\(unit) | \(range) | \(defaultText(setting)) | \(flag) | \(description.meaning) |"
+            )
         }
         return rows.map { $0 + "\n" }.joined()
     }
