@@ -12,7 +12,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 }
 
 /// `scroll-playground export`: the preset and settings you tuned, as Swift for your app, as flags, or as
-/// a link. Only the settings that differ from the preset's defaults are written.
+/// a link. Only the settings that differ from the preset's defaults are written; every flag written is one
+/// `serve` takes, and a setting that is none is named after the command with the reason.
 public struct ExportCommand: Sendable {
     /// The settings: the preset's defaults with the `--set` ones applied.
     public var config = ScrollConfig()
@@ -210,7 +211,8 @@ extension PlaygroundCommand {
             "Usage: scroll-playground export [--preset P] [--set KEY=VALUE …] [--format swift|flags|url]",
             "",
             "Prints what you tuned: the Swift for your app (ScrollRules, docs/swiftui.md), the flags that serve",
-            "it, or a link to the page. Only the settings that differ from the preset's defaults are written.",
+            "it, or a link to the page. Only the settings that differ from the preset's defaults are written;",
+            "one that is not a flag of serve (compare) follows the flags as a comment that says why.",
             "",
         ] + ExportArguments.parser.helpLines()).joined(separator: "\n")
     }
