@@ -153,6 +153,7 @@ export class Recording {
     this.config = { ...config, axis: this.axis };
     this.preset = String(preset);
     this.reportsAnchor = anchor !== false;
+    // Offline there is no server to ask: refreshOffsetObservable's 100 is the one preset default that differs.
     this.pullThreshold = Number(this.config.pullThreshold) || (this.preset === "refreshOffsetObservable" ? 100 : RULES.defaultPullThreshold);
     this.lines = [];
     this.seq = 0;
@@ -299,6 +300,9 @@ export class Recording {
       }
       if (message.type === "welcome") {
         this.session = message.session;
+        // The server's pull threshold in force (the preset's unless set) replaces the offline guess.
+        const pull = Number(message.config?.pullThreshold);
+        if (pull > 0 && this.config.pullThreshold === undefined) this.pullThreshold = pull;
         this.ready = true;
         for (const queued of this.queue) socket.send(queued);
         this.queue = [];

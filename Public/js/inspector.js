@@ -1,15 +1,9 @@
 // The inspector: a HUD of the live geometry and state, the preset picker and the settings form.
-// Settings go to the server as `config` messages; the HUD shows only what was measured or received.
+// Settings go to the server as `config` messages; the HUD shows only what was measured or received. The
+// settings form is made from `welcome.settings`, the settings as the server describes them (name, kind,
+// range, default, unit, meaning): the page keeps no list of its own.
 
 import { el, num } from "./dom.js";
-
-/** The settings the form edits (docs/presets.md and scroll-playground --help) (all sent as `config`). */
-export const CONFIG_KEYS = [
-  "bottomThreshold", "pullThreshold", "initialCount", "pageSize", "refreshCount", "maxItems",
-  "loadLatencyMs", "refreshLatencyMs", "jitterMs", "failureRate", "refreshHoldMs", "axis", "seed", "compare",
-  "retryPolicy", "retryBaseMs", "retryMaxMs", "retryMax", "topThreshold", "startAt", "newMessageEveryMs",
-  "windowSize", "physics",
-];
 
 const HUD_FIELDS = [
   ["offset", "contentOffset"],
@@ -53,6 +47,8 @@ export class Inspector extends EventTarget {
     this.geometry = null;
     this.state = null;
     this.shownCount = 0;
+    this.settingNames = []; // the settings the form edits, as `welcome.settings` names them
+    this.settingsKey = "";
     this.buildHud();
     this.form.addEventListener("change", (event) => this.onFormChange(event));
     this.form.addEventListener("submit", (event) => event.preventDefault());
@@ -217,10 +213,33 @@ export class Inspector extends EventTarget {
 
   // ---------- settings ----------
 
+  /**
+   * Builds the settings form from `welcome.settings`: one field per setting, in the server's order, in the
+   * fieldset of its role (`rule`, `feed`, `page`); the preset has its own panel. Built again only when the
+   * list changes, so a reconnect keeps what is being edited.
+   */
+  setSettings(settings) {
+    const list = (Array.isArray(settings) ? settings : [])
+      .filter((s) => s && typeof s === "object" && typeof s.name === "string" && s.name !== "preset");
+    const key = JSON.stringify(list);
+    if (key === this.settingsKey) return;
+    this.settingsKey = key;
+    for (const node of this.form.querySelectorAll(".setting-field")) node.remove();
+    this.settingNames = [];
+    for (const setting of list) {
+      const box = this.form.querySelector(`#settings-${setting.role}`) ?? this.form.querySelector("#settings-page");
+      box.hidden = false;
+      box.append(settingField(setting));
+      this.settingNames.push(setting.name);
+    }
+    const empty = this.form.querySelector("#controls-empty");
+    if (empty) empty.hidden = list.length > 0;
+  }
+
   /** Fills the form from a (partial) config the server reported; fields being edited are left alone. */
   setConfig(config) {
     if (!config) return;
-    for (const key of CONFIG_KEYS) {
+    for (const key of this.settingNames) {
       if (!(key in config)) continue;
       const input = this.form.elements.namedItem(key);
       if (!input) continue;
@@ -287,4 +306,42 @@ export class Inspector extends EventTarget {
     input.closest(".field")?.classList.add("is-pending");
     this.dispatchEvent(new CustomEvent("config", { detail: { [input.name]: value } }));
   }
+}
+
+/** "bottomThreshold" → "Bottom threshold"; a trailing unit word (Ms) is left to the unit. */
+function settingLabel(name) {
+  const words = name.replace(/Ms$/, "").replace(/([A-Z])/g, " $1").toLowerCase().trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** One setting's field, from its description: a number input, a select or a checkbox. */
+function settingField(setting) {
+  const meaning = typeof setting.meaning === "string" ? setting.meaning : "";
+  if (setting.kind === "toggle") {
+    const label = el("label", "toggle setting-field");
+    const input = el("input");
+    input.type = "checkbox";
+    input.name = setting.name;
+    label.append(input, el("span", "", `${settingLabel(setting.name)} — ${meaning}`));
+    return label;
+  }
+  const label = el("label", "field setting-field");
+  label.title = meaning;
+  const caption = el("span", "", settingLabel(setting.name));
+  const notes = [setting.unit, setting.default === null ? "preset's by default" : ""].filter(Boolean).join(", ");
+  if (notes) caption.append(" ", el("small", "", notes));
+  let input;
+  if (setting.kind === "choice") {
+    input = el("select");
+    for (const name of Array.isArray(setting.choices) ? setting.choices : []) input.append(new Option(String(name), String(name)));
+  } else {
+    input = el("input");
+    input.type = "number";
+    if (Number.isFinite(setting.min)) input.min = String(setting.min);
+    if (Number.isFinite(setting.max)) input.max = String(setting.max);
+    input.step = setting.kind === "integer" ? "1" : "any";
+  }
+  input.name = setting.name;
+  label.append(caption, input);
+  return label;
 }

@@ -233,6 +233,7 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, fork
   inspector.setSession(msg.session);
   presets = new Map((Array.isArray(msg.presets) ? msg.presets : [])
     .filter((p) => p && typeof p === "object" && typeof p.name === "string").map((p) => [p.name, p]));
+  inspector.setSettings(msg.settings);
   applyConfig(msg.config ?? {}, true);
   inspector.setPresets(msg.presets, config.preset);
   lanes.setPresets([...presets.values()]);

@@ -12,7 +12,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 }
 
 /// `scroll-playground export`: the preset and settings you tuned, as Swift for your app, as flags, or as
-/// a link. Only the settings that differ from the preset's defaults are written.
+/// a link. Only the settings that differ from the preset's defaults are written; every flag written is one
+/// `serve` takes, and a setting that is none is named after the command with the reason.
 public struct ExportCommand: Sendable {
     /// The settings: the preset's defaults with the `--set` ones applied.
     public var config = ScrollConfig()
@@ -22,13 +23,6 @@ public struct ExportCommand: Sendable {
 
     /// The package the Swift snippet depends on (the placeholder names where you host this repository).
     public static let packageURL = "https://github.com/OWNER/scroll-playground.git"
-
-    /// The settings the rules read, as `FeedSettings` members; the others are the playground's synthetic
-    /// feed (latency, failures, page sizes) and have no place in an app.
-    static let ruleSettings: Set<String> = [
-        "axis", "bottomThreshold", "topThreshold", "pullThreshold", "retryPolicy", "retryBaseMs", "retryMaxMs",
-        "retryMax", "refreshHoldMs",
-    ]
 
     public init() {}
 
@@ -56,9 +50,16 @@ public struct ExportCommand: Sendable {
         }
     }
 
+    /// The command line, then one shell comment per setting that is not a flag, with the reason.
     var flags: String {
-        (["scroll-playground", "--preset", config.preset.rawValue]
-            + changed.flatMap { ["--\($0.setting.flag)", $0.text] }).joined(separator: " ")
+        let command =
+            (["scroll-playground", "--preset", config.preset.rawValue]
+            + changed.filter { $0.setting.notAFlag == nil }.flatMap { ["--\($0.setting.flag)", $0.text] })
+            .joined(separator: " ")
+        let leftOut = changed.compactMap { setting, text in
+            setting.notAFlag.map { "# \(setting.name)=\(text) is not a flag: \($0)" }
+        }
+        return ([command] + leftOut).joined(separator: "\n")
     }
 
     var link: String {
@@ -68,8 +69,9 @@ public struct ExportCommand: Sendable {
     }
 
     var swiftSnippet: String {
-        let rules = changed.filter { Self.ruleSettings.contains($0.setting.name) }
-        let others = changed.filter { !Self.ruleSettings.contains($0.setting.name) }
+        let rules = changed.filter { $0.setting.role == .rule }
+        let feed = changed.filter { $0.setting.role == .feed }
+        let page = changed.filter { $0.setting.role == .page }
         let command =
             (["scroll-playground export --preset", config.preset.rawValue]
             + changed.map { "--set \($0.setting.name)=\($0.text)" }).joined(separator: " ")
@@ -90,14 +92,18 @@ public struct ExportCommand: Sendable {
         } else {
             lines += ["    static let tuned: FeedSettings = {", "        var settings = \(preset)"]
             lines += rules.map {
-                "        settings.\($0.setting.name) = \(Self.swiftLiteral($0.setting.name, $0.text))"
+                "        settings.\($0.setting.name) = \(Self.swiftLiteral($0.setting, $0.text))"
             }
             lines += ["        return settings", "    }()"]
         }
         lines.append("}")
-        if !others.isEmpty {
-            let list = others.map { "\($0.setting.name)=\($0.text)" }.joined(separator: " ")
+        if !feed.isEmpty {
+            let list = feed.map { "\($0.setting.name)=\($0.text)" }.joined(separator: " ")
             lines.append("// The playground's synthetic feed, not rules (your data source decides these): \(list)")
+        }
+        if !page.isEmpty {
+            let list = page.map { "\($0.setting.name)=\($0.text)" }.joined(separator: " ")
+            lines.append("// The playground's page, not rules (your app's ScrollView does this itself): \(list)")
         }
         lines += [
             "",
@@ -109,12 +115,10 @@ public struct ExportCommand: Sendable {
     }
 
     /// A setting's value as Swift: enum values as their cases, numbers as they are.
-    static func swiftLiteral(_ name: String, _ text: String) -> String {
-        switch name {
-        case "retryPolicy": ".\(RetryPolicy(rawValue: text).map(swiftCase) ?? text)"
-        case "axis": ".\(text)"
-        default: text
-        }
+    static func swiftLiteral(_ setting: ScrollConfig.Setting, _ text: String) -> String {
+        guard case .choice = setting.description.kind else { return text }
+        guard setting.name == "retryPolicy" else { return ".\(text)" }
+        return ".\(RetryPolicy(rawValue: text).map(swiftCase) ?? text)"
     }
 
     static func swiftCase(_ policy: RetryPolicy) -> String {
@@ -207,7 +211,8 @@ extension PlaygroundCommand {
             "Usage: scroll-playground export [--preset P] [--set KEY=VALUE …] [--format swift|flags|url]",
             "",
             "Prints what you tuned: the Swift for your app (ScrollRules, docs/swiftui.md), the flags that serve",
-            "it, or a link to the page. Only the settings that differ from the preset's defaults are written.",
+            "it, or a link to the page. Only the settings that differ from the preset's defaults are written;",
+            "one that is not a flag of serve (compare) follows the flags as a comment that says why.",
             "",
         ] + ExportArguments.parser.helpLines()).joined(separator: "\n")
     }

@@ -1,9 +1,9 @@
 import ScrollCore
 
 extension ScrollConfig {
-    /// The settings that are also command-line flags (compare mode is per page only).
+    /// The settings that are also command-line flags (not those with a reason in `notAFlag`), the preset last.
     static var commandLineSettings: [Setting] {
-        settings.filter { $0.name != "compare" && $0.name != "preset" } + settings.filter { $0.name == "preset" }
+        settings.filter { $0.notAFlag == nil && $0.name != "preset" } + settings.filter { $0.name == "preset" }
     }
 
     /// A setting's value as it is typed on the command line.

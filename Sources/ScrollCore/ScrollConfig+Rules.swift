@@ -1,16 +1,7 @@
 extension ScrollConfig {
     /// The settings the rules read, out of the session's settings (the rest are the synthetic feed's).
     public var feedSettings: FeedSettings {
-        var settings = FeedSettings(preset: preset)
-        settings.axis = axis
-        settings.bottomThreshold = bottomThreshold
-        settings.topThreshold = topThreshold
-        settings.retryBaseMs = retryBaseMs
-        settings.retryMaxMs = retryMaxMs
-        settings.retryMax = retryMax
-        settings.refreshHoldMs = refreshHoldMs
-        settings.explicitPullThreshold = explicitPullThreshold
-        settings.explicitRetryPolicy = explicitRetryPolicy
+        var settings = rules
         // A bounded window's trimmed items load back at the top in every preset, by the top rule.
         settings.explicitLoadsPrevious = windowSize > 0 ? true : nil
         return settings

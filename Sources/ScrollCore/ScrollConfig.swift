@@ -1,11 +1,9 @@
-/// Every tunable setting of a session, with its default.
+/// Every tunable setting of a session, with its default: the rules' (`FeedSettings`, described in
+/// `ScrollRules`) and the playground's own (the synthetic feed and the page), described in
+/// `ScrollConfig+Descriptions.swift`.
 public struct ScrollConfig: Equatable, Hashable, Sendable {
-    /// Which design's rules decide.
-    public var preset: Preset = .playground
-    /// How close to the end counts as the bottom, in px.
-    public var bottomThreshold: Double = 50
-    /// The pull distance that arms a refresh, when set explicitly; otherwise the preset's default.
-    public var explicitPullThreshold: Double? = nil
+    /// The settings the rules read, the preset among them.
+    public var rules = FeedSettings()
     /// Items in the first page.
     public var initialCount: Int = 30
     /// Items per page load.
@@ -22,24 +20,10 @@ public struct ScrollConfig: Equatable, Hashable, Sendable {
     public var jitterMs: Int = 0
     /// Probability (0…1) that a load or refresh fails.
     public var failureRate: Double = 0
-    /// How long `refreshOffsetObservable` keeps `refreshing` on, whatever the refresh does.
-    public var refreshHoldMs: Int = 2000
-    /// The observed axis.
-    public var axis: ScrollAxis = .vertical
     /// Seeds the synthetic feed and the latency / failure generator.
     public var seed: UInt64 = 1
     /// Whether every geometry is also run through the other presets' rules.
     public var compare: Bool = false
-    /// What happens after a page load fails, when set explicitly; otherwise the preset's default.
-    public var explicitRetryPolicy: RetryPolicy? = nil
-    /// `backoff`: the first retry's delay; each further retry doubles it.
-    public var retryBaseMs: Int = 1000
-    /// `backoff`: the longest delay between retries.
-    public var retryMaxMs: Int = 30_000
-    /// `backoff`: automatic retries of one page before giving up.
-    public var retryMax: Int = 5
-    /// How close to the start counts as the top, in px: a two-way feed loads the previous page there.
-    public var topThreshold: Double = 50
     /// The item (1-based) a feed opens at, first in view, with the items before it loadable from the top;
     /// 0 = the preset's place (the first item; `chat`: the newest, at the bottom).
     public var startAt: Int = 0
@@ -53,6 +37,59 @@ public struct ScrollConfig: Equatable, Hashable, Sendable {
     public var physics: ScrollPhysics = .ios
     /// How the list reports its content size: every row exact, or a lazy stack's estimate.
     public var contentSize: ContentSizeModel = .exact
+
+    // The rules' settings the playground's own code reads, as `rules` holds them.
+
+    /// Which design's rules decide.
+    public var preset: Preset {
+        get { rules.preset }
+        set { rules.preset = newValue }
+    }
+    /// How close to the end counts as the bottom, in px.
+    public var bottomThreshold: Double {
+        get { rules.bottomThreshold }
+        set { rules.bottomThreshold = newValue }
+    }
+    /// How close to the start counts as the top, in px.
+    public var topThreshold: Double {
+        get { rules.topThreshold }
+        set { rules.topThreshold = newValue }
+    }
+    /// The pull distance that arms a refresh, when set explicitly; otherwise the preset's default.
+    public var explicitPullThreshold: Double? {
+        get { rules.explicitPullThreshold }
+        set { rules.explicitPullThreshold = newValue }
+    }
+    /// What happens after a page load fails, when set explicitly; otherwise the preset's default.
+    public var explicitRetryPolicy: RetryPolicy? {
+        get { rules.explicitRetryPolicy }
+        set { rules.explicitRetryPolicy = newValue }
+    }
+    /// `backoff`: the first retry's delay; each further retry doubles it.
+    public var retryBaseMs: Int {
+        get { rules.retryBaseMs }
+        set { rules.retryBaseMs = newValue }
+    }
+    /// `backoff`: the longest delay between retries.
+    public var retryMaxMs: Int {
+        get { rules.retryMaxMs }
+        set { rules.retryMaxMs = newValue }
+    }
+    /// `backoff`: automatic retries of one page before giving up.
+    public var retryMax: Int {
+        get { rules.retryMax }
+        set { rules.retryMax = newValue }
+    }
+    /// How long `refreshOffsetObservable` keeps `refreshing` on, whatever the refresh does.
+    public var refreshHoldMs: Int {
+        get { rules.refreshHoldMs }
+        set { rules.refreshHoldMs = newValue }
+    }
+    /// The observed axis.
+    public var axis: ScrollAxis {
+        get { rules.axis }
+        set { rules.axis = newValue }
+    }
 
     public init() {}
 
@@ -76,14 +113,10 @@ public struct ScrollConfig: Equatable, Hashable, Sendable {
     }
 
     /// The pull threshold in force: the explicit one, else the preset's default.
-    public var pullThreshold: Double {
-        explicitPullThreshold ?? preset.defaultPullThreshold
-    }
+    public var pullThreshold: Double { rules.pullThreshold }
 
     /// The retry policy in force: the explicit one, else the preset's default.
-    public var retryPolicy: RetryPolicy {
-        explicitRetryPolicy ?? preset.behavior.defaultRetryPolicy
-    }
+    public var retryPolicy: RetryPolicy { rules.retryPolicy }
 }
 
 /// A setting that cannot be applied, naming the field and what it accepts.
@@ -120,97 +153,72 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension ScrollConfig {
-    /// One setting: its JSON (camelCase) name, its command-line flag, and how to read it.
-    public struct Setting: Sendable {
-        /// The camelCase name used in JSON.
-        public let name: String
-        /// The kebab-case command-line flag, without dashes.
-        public let flag: String
-        /// What the setting does, for `--help`.
-        public let help: String
-        let apply: @Sendable (inout ScrollConfig, JSONValue) throws(ConfigError) -> Void
-        let read: @Sendable (ScrollConfig) -> JSONValue
+    /// What a setting is outside the playground: what `export` does with it.
+    public enum SettingRole: String, Sendable {
+        /// A rule's setting, a `FeedSettings` member: the Swift for your app sets it.
+        case rule
+        /// The synthetic feed's (page sizes, latency, failures): your data source decides it.
+        case feed
+        /// How the playground's page scrolls or shows the session: in your app SwiftUI does.
+        case page
     }
 
-    /// Every setting, in the order `--help` lists them.
-    public static let settings: [Setting] = [
-        .choice("preset", "preset", "preset (design) whose rules decide", \.preset),
-        .number(
-            "bottomThreshold", "bottom-threshold", "px from the end that count as the bottom", \.bottomThreshold,
-            0...100_000),
-        Setting(
-            name: "pullThreshold", flag: "pull-threshold",
-            help: "pull distance (px) that arms a refresh, by default the preset's",
-            apply: { (config, value) throws(ConfigError) in
-                config.explicitPullThreshold = try readNumber(value, "pullThreshold", 0...100_000)
-            },
-            read: { .number($0.pullThreshold) }),
-        .integer("initialCount", "initial-count", "items in the first page", \.initialCount, 0...1000),
-        .integer("pageSize", "page-size", "items per page load", \.pageSize, 1...500),
-        .integer("refreshCount", "refresh-count", "items a refresh prepends", \.refreshCount, 0...500),
-        .integer(
-            "maxItems", "max-items", "feed length, then hasMore is false (0 = endless)", \.maxItems, 0...1_000_000),
-        .integer("loadLatencyMs", "load-latency-ms", "page load latency (ms)", \.loadLatencyMs, 0...600_000),
-        .integer("refreshLatencyMs", "refresh-latency-ms", "refresh latency (ms)", \.refreshLatencyMs, 0...600_000),
-        .integer("jitterMs", "jitter-ms", "latency varies by up to this much either way (ms)", \.jitterMs, 0...600_000),
-        .number("failureRate", "failure-rate", "probability 0…1 that a load or refresh fails", \.failureRate, 0...1),
-        .integer(
-            "refreshHoldMs", "refresh-hold-ms", "how long refreshOffsetObservable shows refreshing (ms)",
-            \.refreshHoldMs, 0...600_000),
-        .choice("axis", "axis", "scroll axis", \.axis),
-        Setting(
-            name: "seed", flag: "seed", help: "seed of the synthetic feed and of latency / failure draws",
-            apply: { (config, value) throws(ConfigError) in
-                config.seed = UInt64(try readInteger(value, "seed", 0...9_007_199_254_740_991))
-            },
-            read: { .number(Double($0.seed)) }),
-        Setting(
-            name: "compare", flag: "compare", help: "run every geometry through every preset and log disagreements",
-            apply: { (config, value) throws(ConfigError) in
-                guard let flag = value.bool else { throw .wrongType(field: "compare", expected: "true or false") }
-                config.compare = flag
-            },
-            read: { .bool($0.compare) }),
-        Setting(
-            name: "retryPolicy", flag: "retry-policy",
-            help: "after a failed page load: manual, backoff or none; by default the preset's",
-            apply: { (config, value) throws(ConfigError) in
-                let accepted = RetryPolicy.allCases.map(\.rawValue)
-                guard let text = value.string else { throw .wrongType(field: "retryPolicy", expected: "a string") }
-                guard let policy = RetryPolicy(rawValue: text) else {
-                    throw .unknownName(field: "retryPolicy", accepted: accepted)
-                }
-                config.explicitRetryPolicy = policy
-            },
-            read: { .string($0.retryPolicy.rawValue) }),
-        .integer(
-            "retryBaseMs", "retry-base-ms", "backoff: the first retry's delay, doubled per retry (ms)", \.retryBaseMs,
-            0...600_000),
-        .integer(
-            "retryMaxMs", "retry-max-ms", "backoff: the longest delay between retries (ms)", \.retryMaxMs, 0...600_000),
-        .integer("retryMax", "retry-max", "backoff: automatic retries of a page before giving up", \.retryMax, 0...100),
-        .number(
-            "topThreshold", "top-threshold", "px from the start that count as the top (load previous)", \.topThreshold,
-            0...100_000),
-        .integer(
-            "startAt", "start-at", "the item (1-based) the feed opens at, older ones above (0 = the preset's place)",
-            \.startAt, 0...1_000_000),
-        Setting(
-            name: "newMessageEveryMs", flag: "new-message-every-ms",
-            help: "a new message arrives at the bottom every this many ms (0 = none), by default the preset's",
-            apply: { (config, value) throws(ConfigError) in
-                config.explicitNewMessageEveryMs = try readInteger(value, "newMessageEveryMs", 0...600_000)
-            },
-            read: { .int($0.newMessageEveryMs) }),
-        .integer(
-            "windowSize", "window-size",
-            "the most items the page holds, trimmed far from the viewport and loaded back (0 = unbounded)",
-            \.windowSize, 0...maxWindowSize),
-        .choice("physics", "physics", "how the page scrolls: an iPhone's scroll view or the browser's", \.physics),
-        .choice(
-            "contentSize", "content-size", "how the list reports its content size: exact rows or a lazy estimate",
-            \.contentSize),
-    ]
+    /// One setting: its description, its role, and how to read and write it in a config.
+    public struct Setting: Sendable {
+        /// Its name, range, default, unit and meaning.
+        public let description: SettingDescription
+        /// What it is outside the playground.
+        public let role: SettingRole
+        /// Why it is not a command-line flag of `serve`; nil when it is one.
+        public let notAFlag: String?
+        let read: @Sendable (ScrollConfig) -> SettingValue
+        let write: @Sendable (inout ScrollConfig, SettingValue) -> Void
+
+        /// The camelCase name used in JSON.
+        public var name: String { description.name }
+        /// The kebab-case command-line flag, without dashes.
+        public var flag: String { description.flag }
+        /// What the setting does, for `--help`: its meaning, unit, names, and whether the preset gives it.
+        public var help: String {
+            var text = description.meaning
+            if !description.unit.isEmpty { text += " (\(description.unit))" }
+            if case .choice(let names) = description.kind { text += ": \(names.joined(separator: ", "))" }
+            if description.defaultValue == nil { text += "; by default the preset's" }
+            return text
+        }
+
+        /// Checks `value` against the description and writes it.
+        func apply(_ config: inout ScrollConfig, _ value: JSONValue) throws(ConfigError) {
+            write(&config, try description.read(value))
+        }
+
+        /// A rule's setting, read and written in the config's `rules`.
+        init(rule: FeedSettings.Setting) {
+            description = rule.description
+            role = .rule
+            notAFlag = nil
+            read = { rule.read($0.rules) }
+            write = { rule.write(&$0.rules, $1) }
+        }
+
+        init(
+            _ description: SettingDescription, _ role: SettingRole, notAFlag: String? = nil,
+            read: @escaping @Sendable (ScrollConfig) -> SettingValue,
+            write: @escaping @Sendable (inout ScrollConfig, SettingValue) -> Void
+        ) {
+            self.description = description
+            self.role = role
+            self.notAFlag = notAFlag
+            self.read = read
+            self.write = write
+        }
+    }
+
+    /// Every setting, in the order `--help` lists them: the preset, the rules' (`FeedSettings.settings`),
+    /// then the playground's own (`ScrollConfig+Descriptions.swift`).
+    public static let settings: [Setting] =
+        [Setting(rule: FeedSettings.presetSetting)] + FeedSettings.settings.map(Setting.init(rule:))
+        + playgroundSettings
 
     /// The names of every setting.
     public static let settingNames = Set(settings.map(\.name))
@@ -270,56 +278,17 @@ extension ScrollConfig {
 
     /// All settings as JSON (camelCase), as `welcome.config` shows them.
     public var json: JSONValue {
-        .object(Dictionary(uniqueKeysWithValues: Self.settings.map { ($0.name, $0.read(self)) }))
+        .object(Dictionary(uniqueKeysWithValues: Self.settings.map { ($0.name, JSONValue($0.read(self))) }))
     }
 }
 
-extension ScrollConfig.Setting {
-    static func number(
-        _ name: String, _ flag: String, _ help: String, _ path: WritableKeyPath<ScrollConfig, Double> & Sendable,
-        _ range: ClosedRange<Double>
-    ) -> Self {
-        Self(
-            name: name, flag: flag, help: help,
-            apply: { (config, value) throws(ConfigError) in config[keyPath: path] = try readNumber(value, name, range)
-            },
-            read: { .number($0[keyPath: path]) })
-    }
-
-    static func integer(
-        _ name: String, _ flag: String, _ help: String, _ path: WritableKeyPath<ScrollConfig, Int> & Sendable,
-        _ range: ClosedRange<Int>
-    ) -> Self {
-        Self(
-            name: name, flag: flag, help: help,
-            apply: { (config, value) throws(ConfigError) in config[keyPath: path] = try readInteger(value, name, range)
-            },
-            read: { .int($0[keyPath: path]) })
-    }
-
-    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
-        _ name: String, _ flag: String, _ help: String, _ path: WritableKeyPath<ScrollConfig, Choice> & Sendable
-    ) -> Self where Choice.RawValue == String {
-        let accepted = Choice.allCases.map(\.rawValue)
-        return Self(
-            name: name, flag: flag, help: "\(help): \(accepted.joined(separator: ", "))",
-            apply: { (config, value) throws(ConfigError) in
-                guard let text = value.string else { throw .wrongType(field: name, expected: "a string") }
-                guard let choice = Choice(rawValue: text) else { throw .unknownName(field: name, accepted: accepted) }
-                config[keyPath: path] = choice
-            },
-            read: { .string($0[keyPath: path].rawValue) })
-    }
-}
-
-private func readNumber(_ value: JSONValue, _ field: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Double
-{
+func readNumber(_ value: JSONValue, _ field: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Double {
     guard let number = value.number else { throw .wrongType(field: field, expected: "a number") }
     guard range.contains(number) else { throw .outOfRange(field: field, range: describe(range)) }
     return number
 }
 
-private func readInteger(_ value: JSONValue, _ field: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int {
+func readInteger(_ value: JSONValue, _ field: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int {
     guard let number = value.number, number == number.rounded() else {
         throw .wrongType(field: field, expected: "an integer")
     }

@@ -64,7 +64,7 @@ extension ServerMessage {
 }
 
 extension ServerMessage {
-    /// `welcome`'s `presets` and `events` members: the same for every session, encoded once.
+    /// `welcome`'s `presets`, `events` and `settings` members: the same for every session, encoded once.
     static let welcomeCatalog: [UInt8] = {
         var writer = JSONWriter(capacity: 16 * 1024)
         writer.beginObject()
@@ -87,6 +87,10 @@ extension ServerMessage {
             writer.bool(entry.failure)
             writer.endObject()
         }
+        writer.endArray()
+        writer.key("settings")
+        writer.beginArray()
+        for setting in ScrollConfig.settings { setting.writeDescription(to: &writer) }
         writer.endArray()
         writer.endObject()
         // The members without the object's braces, for `raw` inside the welcome object.
@@ -125,6 +129,49 @@ extension Preset {
         writer.beginArray()
         for property in behavior.properties { writer.string(property.rawValue) }
         writer.endArray()
+        writer.endObject()
+    }
+}
+
+extension ScrollConfig.Setting {
+    /// The setting as `welcome.settings` describes it, for the page's form (docs/protocol.md).
+    fileprivate func writeDescription(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("name")
+        writer.string(name)
+        writer.key("kind")
+        switch description.kind {
+        case .number(let range):
+            writer.string("number")
+            writer.key("min")
+            writer.number(range.lowerBound)
+            writer.key("max")
+            writer.number(range.upperBound)
+        case .integer(let range):
+            writer.string("integer")
+            writer.key("min")
+            writer.number(range.lowerBound)
+            writer.key("max")
+            writer.number(range.upperBound)
+        case .choice(let names):
+            writer.string("choice")
+            writer.key("choices")
+            writer.beginArray()
+            for name in names { writer.string(name) }
+            writer.endArray()
+        case .toggle:
+            writer.string("toggle")
+        }
+        writer.key("default")
+        if let value = description.defaultValue { writer.value(JSONValue(value)) } else { writer.null() }
+        writer.key("unit")
+        writer.string(description.unit)
+        writer.key("meaning")
+        writer.string(description.meaning)
+        writer.key("role")
+        writer.string(role.rawValue)
+        writer.key("flag")
+        if notAFlag == nil { writer.string("--" + flag) } else { writer.null() }
         writer.endObject()
     }
 }

@@ -90,21 +90,15 @@ public struct TraceRecorder: Sendable {
 
     /// The rules' settings as the playground names them: only those that are not the defaults.
     private var configJSON: String {
-        let defaults = FeedSettings(preset: settings.preset)
-        var members: [(String, String)] = [("preset", Self.string(settings.preset.rawValue))]
-        if settings.axis != defaults.axis { members.append(("axis", Self.string(settings.axis.rawValue))) }
-        let numbers: [(String, Double, Double)] = [
-            ("bottomThreshold", settings.bottomThreshold, defaults.bottomThreshold),
-            ("topThreshold", settings.topThreshold, defaults.topThreshold),
-            ("retryBaseMs", Double(settings.retryBaseMs), Double(defaults.retryBaseMs)),
-            ("retryMaxMs", Double(settings.retryMaxMs), Double(defaults.retryMaxMs)),
-            ("retryMax", Double(settings.retryMax), Double(defaults.retryMax)),
-            ("refreshHoldMs", Double(settings.refreshHoldMs), Double(defaults.refreshHoldMs)),
-        ]
-        members += numbers.filter { $0.1 != $0.2 }.map { ($0.0, Self.number($0.1)) }
-        if let pull = settings.explicitPullThreshold { members.append(("pullThreshold", Self.number(pull))) }
-        if let policy = settings.explicitRetryPolicy { members.append(("retryPolicy", Self.string(policy.rawValue))) }
-        return Self.object(members)
+        let tuned = FeedSettings.settings.filter { $0.isTuned(settings) }.map { setting in
+            switch setting.read(settings) {
+            case .number(let value): (setting.description.name, Self.number(value))
+            case .integer(let value): (setting.description.name, "\(value)")
+            case .choice(let name): (setting.description.name, Self.string(name))
+            case .toggle(let on): (setting.description.name, on ? "true" : "false")
+            }
+        }
+        return Self.object([("preset", Self.string(settings.preset.rawValue))] + tuned)
     }
 
     private var recorderJSON: String {

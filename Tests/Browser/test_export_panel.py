@@ -83,3 +83,68 @@ def test_the_panel_on_a_phone(start_server, open_page):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     panel.screenshot(path=str(SCREENSHOTS / "export-panel-390.png"))
     assert probe.problems() == [], "\n".join(probe.problems())
+
+
+def test_compare_mode_exports_what_the_server_takes(start_server, open_page):
+    """Compare mode is not a flag: the flags leave it out with the reason, the link keeps it and opens with it."""
+    server = start_server(preset="playground")
+    page, probe = open_page(server)
+    wait_items(page, 30)
+    page.locator("#controls input[name=compare]").check()
+    wait_event(page, "configChanged")
+    set_field(page, "loadLatencyMs", "300")
+    wait_event(page, "configChanged", 2)
+    flags = page.locator("#export-flags")
+    expect(flags).to_contain_text("--load-latency-ms 300")
+    expect(flags).to_contain_text("# compare=true is not a flag")
+    command = flags.text_content().split("\n")[0]
+    assert "--compare" not in command
+    swift = page.locator("#export-swift")
+    expect(swift).to_contain_text("compare=true")
+    assert "synthetic feed" not in next(line for line in swift.text_content().split("\n") if "compare=true" in line)
+    link = page.locator("#export-url").text_content()
+    assert "compare=true" in link
+    other, other_probe = open_page(server, query=link[len(server.url):])
+    config = other.evaluate("window.playground.config")
+    assert config["compare"] is True
+    assert config["loadLatencyMs"] == 300
+    expect(other.locator("#controls input[name=compare]")).to_be_checked()
+    expect(other.locator("#link-notice")).to_be_hidden()
+    assert probe.problems() == [], "\n".join(probe.problems())
+    assert other_probe.problems() == [], "\n".join(other_probe.problems())
+
+
+def test_the_settings_form_is_the_servers_description(start_server, open_page):
+    """Every setting `welcome.settings` describes has its field, with its range; the page lists none itself."""
+    server = start_server(preset="playground")
+    page, probe = open_page(server)
+    wait_items(page, 30)
+    settings = page.evaluate(
+        """async () => {
+            const ws = new WebSocket(location.origin.replace("http", "ws") + "/ws", "scroll-playground.v1");
+            await new Promise((resolve) => ws.addEventListener("open", resolve));
+            const welcome = new Promise((resolve) => ws.addEventListener("message", (e) => resolve(JSON.parse(e.data))));
+            ws.send(JSON.stringify({ type: "hello", version: 1 }));
+            const msg = await welcome;
+            ws.close();
+            return msg.settings;
+        }"""
+    )
+    names = [s["name"] for s in settings]
+    assert "contentSize" in names and "compare" in names and "bottomThreshold" in names
+    for setting in settings:
+        if setting["name"] == "preset":
+            continue
+        field = page.locator(f"#controls [name={setting['name']}]")
+        expect(field).to_have_count(1)
+        if setting["kind"] in ("number", "integer"):
+            assert field.get_attribute("min") == str(setting["min"]).removesuffix(".0")
+            assert field.get_attribute("max") == str(setting["max"]).removesuffix(".0")
+        if setting["kind"] == "choice":
+            assert field.locator("option").all_text_contents() == setting["choices"]
+    # The field the page lacked before: contentSize, filled from the session's config.
+    expect(page.locator("#controls select[name=contentSize]")).to_have_value("exact")
+    page.select_option("#controls select[name=contentSize]", "lazyEstimate")
+    wait_event(page, "configChanged")
+    assert page.evaluate("window.playground.config")["contentSize"] == "lazyEstimate"
+    assert probe.problems() == [], "\n".join(probe.problems())

@@ -74,7 +74,7 @@ def test_the_page_defaults_to_ios_and_says_so(start_server, open_page, tmp_path)
     expect(page.locator("#frame-readout")).to_contain_text("ios physics")
     assert page.evaluate("getComputedStyle(document.getElementById('feed')).touchAction") == "none"
     # The Settings tab switches it; the server confirms, and the page scrolls natively again.
-    page.select_option("#physics", "browser")
+    page.select_option("#controls select[name=physics]", "browser")
     page.wait_for_function("() => window.playground.config.physics === 'browser'")
     expect(page.locator("#frame-readout")).to_contain_text("browser physics")
     assert page.evaluate("window.playground.physics") == "browser"

@@ -44,7 +44,7 @@ struct ExportCommandTests {
             "--preset", "chat", "--format", "flags", "--set", "topThreshold=80", "--set", "windowSize=60",
             "--set", "retryMax=2",
         ])
-        #expect(text == "scroll-playground --preset chat --retry-max 2 --top-threshold 80 --window-size 60")
+        #expect(text == "scroll-playground --preset chat --top-threshold 80 --retry-max 2 --window-size 60")
         let folder = FileManager.default.temporaryDirectory.path
         guard
             case .serve(let options) = try PlaygroundCommand.parse(

@@ -4,7 +4,7 @@ import Testing
 @testable import ScrollCore
 
 /// The tables of the code's own lists in docs/ are made from those lists, row for row and word for word:
-/// the event catalog (docs/events.md) and the presets (docs/presets.md). When one changes, the test fails
+/// the event catalog (docs/events.md), the presets (docs/presets.md) and the settings (docs/protocol.md). When one changes, the test fails
 /// and prints the table to paste.
 struct DocumentTablesTests {
     static func text(_ path: String) -> String {
@@ -43,6 +43,57 @@ struct DocumentTablesTests {
             rows.append("| `\(preset.rawValue)` | \(preset.design) | \(preset.rule) |")
         }
         return rows.map { $0 + "\n" }.joined()
+    }
+
+    /// A setting's value as the table shows it: names in backticks, numbers as JSON writes them.
+    static func shown(_ value: JSONValue) -> String {
+        value.string.map { "`\($0)`" } ?? value.jsonString
+    }
+
+    /// A setting's default: its description's, or the preset's (the default preset's value, then each other
+    /// value with the presets that give it).
+    static func defaultText(_ setting: ScrollConfig.Setting) -> String {
+        if let value = setting.description.defaultValue { return shown(JSONValue(value)) }
+        var values: [(text: String, presets: [String])] = []
+        for preset in [Preset.playground] + Preset.allCases.filter({ $0 != .playground }) {
+            var config = ScrollConfig()
+            config.preset = preset
+            let text = shown(config.json[setting.name] ?? .null)
+            if let index = values.firstIndex(where: { $0.text == text }) {
+                values[index].presets.append("`\(preset.rawValue)`")
+            } else {
+                values.append((text, ["`\(preset.rawValue)`"]))
+            }
+        }
+        let others = values.dropFirst().map { "\($0.text) for \($0.presets.joined(separator: ", "))" }
+        return "the preset's: " + ([values[0].text] + others).joined(separator: "; ")
+    }
+
+    /// Every setting as its description says: name, type and unit, range, default, flag, meaning.
+    static var settingTable: String {
+        var rows = ["| setting | type | range | default | flag | meaning |", "|---|---|---|---|---|---|"]
+        for setting in ScrollConfig.settings {
+            let description = setting.description
+            let unit = description.unit.isEmpty ? "" : " (\(description.unit))"
+            let (type, range): (String, String) =
+                switch description.kind {
+                case .number(let range):
+                    ("number", "\(shown(.number(range.lowerBound))) … \(shown(.number(range.upperBound)))")
+                case .integer(let range): ("integer", "\(range.lowerBound) … \(range.upperBound)")
+                case .choice(let names): ("string", names.map { "`\($0)`" }.joined(separator: ", "))
+                case .toggle: ("boolean", "`true`, `false`")
+                }
+            let flag = setting.notAFlag.map { "none: \($0)" } ?? "`--\(setting.flag)`"
+            rows.append(
+                "| `\(setting.name)` | \(type)\(unit) | \(range) | \(defaultText(setting)) | \(flag) | \(description.meaning) |"
+            )
+        }
+        return rows.map { $0 + "\n" }.joined()
+    }
+
+    @Test func theSettingsTableIsTheDescriptions() {
+        let shown = Self.table(after: "## Settings", in: Self.text("docs/protocol.md"))
+        #expect(shown == Self.settingTable, "docs/protocol.md's table should read:\n\(Self.settingTable)")
     }
 
     @Test func theEventTableIsTheCatalog() {

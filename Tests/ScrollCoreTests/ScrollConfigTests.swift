@@ -218,16 +218,17 @@ struct ScrollConfigTests {
         }
     }
 
-    /// Every setting is a kebab-case flag; JSON uses camelCase.
+    /// Every setting is a kebab-case flag; JSON uses camelCase. The preset comes first, then the rules'
+    /// settings as `FeedSettings` describes them, then the playground's own.
     @Test func everySettingHasItsFlagAndHelp() {
+        #expect(ScrollConfig.settings.map(\.flag).contains("bottom-threshold"))
+        #expect(ScrollConfig.settings.map(\.flag).contains("new-message-every-ms"))
+        #expect(ScrollConfig.settings.allSatisfy { $0.flag.lowercased() == $0.flag && !$0.flag.contains("_") })
+        #expect(Set(ScrollConfig.settings.map(\.flag)).count == ScrollConfig.settings.count)
         #expect(
-            ScrollConfig.settings.map(\.flag) == [
-                "preset", "bottom-threshold", "pull-threshold", "initial-count", "page-size", "refresh-count",
-                "max-items",
-                "load-latency-ms", "refresh-latency-ms", "jitter-ms", "failure-rate", "refresh-hold-ms", "axis", "seed",
-                "compare", "retry-policy", "retry-base-ms", "retry-max-ms", "retry-max", "top-threshold", "start-at",
-                "new-message-every-ms", "window-size", "physics", "content-size",
-            ])
+            ScrollConfig.settings.map(\.name)
+                == ["preset"] + FeedSettings.settings.map(\.description.name)
+                + ScrollConfig.settings.filter { $0.role != .rule }.map(\.name))
         #expect(Set(ScrollConfig.settings.map(\.name)) == Set(ScrollConfig().json.object!.keys))
         #expect(ScrollConfig.settings.allSatisfy { !$0.help.isEmpty })
         #expect(ScrollConfig.settings[0].help.hasSuffix(Preset.allCases.map(\.rawValue).joined(separator: ", ")))

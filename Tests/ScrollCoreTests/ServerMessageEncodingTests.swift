@@ -28,9 +28,34 @@ struct ServerMessageEncodingTests {
                     "meaning": .string($0.meaning), "failure": .bool($0.catalogEntry.failure),
                 ]
             }
+            let settings: [JSONValue] = ScrollConfig.settings.map { setting in
+                let description = setting.description
+                var fields: [String: JSONValue] = [
+                    "name": .string(setting.name), "unit": .string(description.unit),
+                    "meaning": .string(description.meaning), "role": .string(setting.role.rawValue),
+                    "default": description.defaultValue.map(JSONValue.init) ?? .null,
+                    "flag": setting.notAFlag == nil ? .string("--\(setting.flag)") : .null,
+                ]
+                switch description.kind {
+                case .number(let range):
+                    fields["kind"] = "number"
+                    fields["min"] = .number(range.lowerBound)
+                    fields["max"] = .number(range.upperBound)
+                case .integer(let range):
+                    fields["kind"] = "integer"
+                    fields["min"] = .int(range.lowerBound)
+                    fields["max"] = .int(range.upperBound)
+                case .choice(let names):
+                    fields["kind"] = "choice"
+                    fields["choices"] = .array(names.map { .string($0) })
+                case .toggle:
+                    fields["kind"] = "toggle"
+                }
+                return .object(fields)
+            }
             var fields: [String: JSONValue] = [
                 "type": "welcome", "session": .string(session), "resume": .string(resume), "config": config.json,
-                "presets": .array(presets), "events": .array(events),
+                "presets": .array(presets), "events": .array(events), "settings": .array(settings),
             ]
             if let recordingStopped { fields["recordingStopped"] = .string(recordingStopped) }
             return .object(fields)
