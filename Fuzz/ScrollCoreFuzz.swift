@@ -143,7 +143,14 @@ struct FuzzSession {
     }
 
     mutating func check(_ message: ServerMessage, resuming: Bool) {
-        Self.requireValidJSON(message.encoded(), "\(message)")
+        let encoded = message.encoded()
+        Self.requireValidJSON(encoded, "\(message)")
+        // `encoded()` writes a `state` directly when it can: the bytes must be the general writer's.
+        var general = JSONWriter()
+        message.write(to: &general)
+        guard encoded == general.bytes else {
+            fatalError("encoded() and the general writer differ for \(message)")
+        }
         switch message {
         case .items(let items):
             // A resume replays history (older revs); anything else moves rev on by exactly one.

@@ -97,6 +97,16 @@ def print_parts(server, short, long, sent, recording):
     sys.stdout.flush()
 
 
+def print_top(short, long, sent, count):
+    """The functions with the most self cost per message (the long run minus the short one)."""
+    names = set(long["functions"]) | set(short["functions"])
+    rows = sorted(((long["functions"].get(name, 0) - short["functions"].get(name, 0)) / sent, name) for name in names)
+    print(f"\n| self instructions per message | function |\n|---:|---|")
+    for cost, name in reversed(rows[-count:]):
+        print(f"| {cost:,.0f} | `{name[:160]}` |")
+    sys.stdout.flush()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("servers", nargs="+")
@@ -105,6 +115,8 @@ def main():
     parser.add_argument("--long", type=int, default=30)
     parser.add_argument("--log-dir", action="store_true", help="record sessions (as make run does)")
     parser.add_argument("--parts", action="store_true", help="split the instructions into the server's parts")
+    parser.add_argument("--top", type=int, default=0, metavar="N",
+                        help="with --parts, also list the N functions with the most self cost per message")
     options = parser.parse_args()
     for server in options.servers:
         if options.parts:
@@ -120,6 +132,8 @@ def main():
         sys.stdout.flush()
         if options.parts:
             print_parts(server, short_split, long_split, long_sent - short_sent, options.log_dir)
+            if options.top:
+                print_top(short_split, long_split, long_sent - short_sent, options.top)
 
 
 if __name__ == "__main__":

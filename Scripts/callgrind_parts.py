@@ -45,7 +45,8 @@ def _name(table, text):
 
 
 def read(path):
-    """Per part: cost; per runtime label: self cost; per counted call: number of calls; and the total."""
+    """Per part: cost; per runtime label: self cost; per counted call: number of calls; the total; and
+    per function: its self cost."""
     obs, files, fns = {}, {}, {}
     owner_cache = {}
 
@@ -58,6 +59,7 @@ def read(path):
     parts = dict.fromkeys(PART_NAMES, 0)
     runtime = dict.fromkeys([label for label, _ in RUNTIME], 0)
     calls = dict.fromkeys([label for label, _ in COUNTED_CALLS], 0)
+    functions = {}  # self cost per function
     total = 0
     ob = fn = ""
     cob = cfn = None
@@ -82,6 +84,7 @@ def read(path):
                     cob = cfn = None
                     continue
                 total += cost
+                functions[fn] = functions.get(fn, 0) + cost
                 if mine is not None:
                     parts[mine] += cost
                 for label, test in RUNTIME:
@@ -104,4 +107,4 @@ def read(path):
                 pending_call = int(value.split()[0])
     # What no part owns and no part called: start-up, threads that are not the server's loop.
     parts[PART_NAMES[-1]] = total - sum(parts.values())
-    return {"parts": parts, "runtime": runtime, "calls": calls, "total": total}
+    return {"parts": parts, "runtime": runtime, "calls": calls, "total": total, "functions": functions}
