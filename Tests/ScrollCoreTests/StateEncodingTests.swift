@@ -36,22 +36,27 @@ struct StateEncodingTests {
             !rarely()
                 ? nil
                 : LoadFailureState(
-                    page: integer(), failures: integer(), next: [.manual, .none, .scheduled, .gaveUp].randomElement(using: &generator)!,
-                    retry: flag() ? integer() : nil, retryMax: flag() ? integer() : nil, retryInMs: flag() ? integer() : nil)
+                    page: integer(), failures: integer(),
+                    next: [.manual, .none, .scheduled, .gaveUp].randomElement(using: &generator)!,
+                    retry: flag() ? integer() : nil, retryMax: flag() ? integer() : nil,
+                    retryInMs: flag() ? integer() : nil)
         }
         return StateMessage(
             ack: flag() ? nil : integer(), preset: Preset.allCases.randomElement(using: &generator)!,
             reachedBottom: flag(), pull: PullState(distance: number(), progress: number(), eligible: flag()),
             refreshing: flag(), loadingNextPage: flag(), hasMore: flag(), itemCount: integer(),
             indicator: IndicatorState(
-                topVisible: flag(), topHeight: number(), topScale: number(), topOpacity: number(), bottomVisible: flag()),
+                topVisible: flag(), topHeight: number(), topScale: number(), topOpacity: number(), bottomVisible: flag()
+            ),
             origin: flag() ? ScrollPoint(x: number(), y: number()) : nil,
             loadFailure: failure(),
             topEdge: flag()
-                ? TopEdgeState(reachedTop: flag(), hasPrevious: flag(), loadingPreviousPage: flag(), loadFailure: failure())
+                ? TopEdgeState(
+                    reachedTop: flag(), hasPrevious: flag(), loadingPreviousPage: flag(), loadFailure: failure())
                 : nil,
             window: flag() ? WindowState(start: integer(), count: integer(), limit: integer()) : nil,
-            recordingStopped: !rarely() ? nil : ["the log folder is full", "quote \" and \\ and \n"].randomElement(using: &generator)!)
+            recordingStopped: !rarely()
+                ? nil : ["the log folder is full", "quote \" and \\ and \n"].randomElement(using: &generator)!)
     }
 
     @Test func directStateBytesAreTheGeneralWritersForManyStates() {
@@ -70,9 +75,11 @@ struct StateEncodingTests {
     @Test func everyNumberIsSpelledAsTheGeneralWriterSpellsIt() {
         for value in Self.numbers {
             let state = StateMessage(
-                ack: 1, preset: .offsetObserving, reachedBottom: false, pull: PullState(distance: value), refreshing: false,
+                ack: 1, preset: .offsetObserving, reachedBottom: false, pull: PullState(distance: value),
+                refreshing: false,
                 loadingNextPage: false, hasMore: true, itemCount: 3,
-                indicator: IndicatorState(topVisible: true, topHeight: value, topScale: value, topOpacity: value, bottomVisible: false),
+                indicator: IndicatorState(
+                    topVisible: true, topHeight: value, topScale: value, topOpacity: value, bottomVisible: false),
                 origin: ScrollPoint(x: value, y: -value))
             #expect(state.encodedDirectly() != nil)
             #expect(ServerMessage.state(state).encoded() == Self.general(.state(state)), "\(value)")
