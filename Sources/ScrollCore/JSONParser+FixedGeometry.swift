@@ -80,11 +80,32 @@ extension JSONParser {
         return true
     }
 
-    /// A number, as the general parser reads it.
+    /// A number, as the general parser reads it. A plain integer of at most 15 digits (most of a page's
+    /// numbers) is read here: the general parser gives exactly `Double(digits)` for it, with the sign.
     private mutating func fixedNumber() -> Double? {
         guard let byte = current, byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         else { return nil }
-        return try? parseNumber()
+        let start = index
+        let negative = byte == UInt8(ascii: "-")
+        var end = negative ? start + 1 : start
+        var mantissa: UInt64 = 0
+        let digitsStart = end
+        while end < bytes.count, end - digitsStart < 16, bytes[end] &- UInt8(ascii: "0") < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(bytes[end] &- UInt8(ascii: "0"))
+            end += 1
+        }
+        let digits = end - digitsStart
+        let next = end < bytes.count ? bytes[end] : 0
+        // Anything else (a fraction, an exponent, a leading zero before a digit, 16 digits or more, no digit)
+        // is left to the general parser.
+        let plain =
+            digits > 0 && digits <= 15 && !(digits > 1 && bytes[digitsStart] == UInt8(ascii: "0"))
+            && next != UInt8(ascii: ".") && next != UInt8(ascii: "e") && next != UInt8(ascii: "E")
+            && next &- UInt8(ascii: "0") >= 10
+        guard plain else { return try? parseNumber() }
+        index = end
+        let magnitude = Double(mantissa)
+        return negative ? -magnitude : magnitude
     }
 
     /// A non-negative integer below 2^53 (`seq`, `rev`), as the general decoder requires.

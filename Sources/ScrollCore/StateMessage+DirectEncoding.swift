@@ -91,6 +91,7 @@ private struct DirectWriter {
         self.buffer = buffer
     }
 
+    @inline(__always)
     private mutating func room(_ count: Int) -> Bool {
         guard fits, count <= buffer.count - position else {
             fits = false
@@ -99,6 +100,7 @@ private struct DirectWriter {
         return true
     }
 
+    @inline(__always)
     mutating func literal(_ text: StaticString) {
         let count = text.utf8CodeUnitCount
         guard room(count), let base = buffer.baseAddress else { return }
@@ -106,6 +108,7 @@ private struct DirectWriter {
         position += count
     }
 
+    @inline(__always)
     mutating func bool(_ value: Bool) {
         value ? literal("true") : literal("false")
     }
@@ -142,6 +145,7 @@ private struct DirectWriter {
     }
 
     /// Decimal digits, `-` first if negative.
+    @inline(__always)
     mutating func integer(_ value: Int64) {
         // An Int64 has at most 19 digits and a sign.
         guard room(20), let base = buffer.baseAddress else { return }

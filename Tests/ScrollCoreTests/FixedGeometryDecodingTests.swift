@@ -97,6 +97,24 @@ struct FixedGeometryDecodingTests {
         #expect(answered > 500)
     }
 
+    /// Integers read by the fixed reader's own digit loop, and spellings around its edges, read as the general
+    /// decoder reads them (or left to it).
+    @Test(arguments: [
+        "0", "-0", "7", "-7", "123456789012345", "-123456789012345", "1234567890123456", "99999999999999999999",
+        "007", "-", "0.5", "1e2", "1E2", "-0.0", "12.", "9007199254740993",
+    ])
+    func integersReadAsTheGeneralDecoderReadsThem(spelling: String) {
+        let text = Self.pageText.replacingOccurrences(of: #""y":-12.25"#, with: #""y":"# + spelling)
+            .replacingOccurrences(of: #""top":47"#, with: #""top":"# + spelling)
+        _ = Self.expectAgreement(Array(text.utf8))
+        let general = try? ClientMessage.decodeGenerally(Array(text.utf8))
+        if case .geometry(let report)? = general {
+            #expect(Self.fixed(Array(text.utf8)).map(Self.bits) == Self.bits(report), "\(spelling)")
+        } else {
+            #expect(Self.fixed(Array(text.utf8)) == nil, "\(spelling)")
+        }
+    }
+
     /// What the fixed reader does not expect goes on to the other readers, which still accept it.
     @Test(arguments: [
         (#""seq":41,"t""#, #""seq": 41,"t""#),
