@@ -55,6 +55,7 @@ extension JSONParser {
     }
 
     /// Steps over `literal` if the bytes at the current position spell it.
+    @inline(__always)
     private mutating func skip(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard count <= bytes.count - index, let base = bytes.baseAddress else { return false }

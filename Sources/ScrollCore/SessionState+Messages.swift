@@ -22,7 +22,8 @@ extension SessionState {
     /// Sends `state` when anything the page shows changed since the last one.
     mutating func sendStateIfChanged(into effects: inout [SessionEffect]) {
         let state = currentState
-        if let last = lastSentState, last == state { return }
+        // Compared in place: binding the last state first copied it (a `StateMessage` is ~200 bytes).
+        if lastSentState == state { return }
         lastSentState = state
         effects.append(.send(.state(state)))
     }
