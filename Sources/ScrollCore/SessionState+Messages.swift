@@ -22,8 +22,7 @@ extension SessionState {
     /// Sends `state` when anything the page shows changed since the last one.
     mutating func sendStateIfChanged(into effects: inout [SessionEffect]) {
         let state = currentState
-        // Compared in place: binding the last state first copied it (a `StateMessage` is ~200 bytes).
-        if lastSentState == state { return }
+        if let last = lastSentState, last == state { return }
         lastSentState = state
         effects.append(.send(.state(state)))
     }
