@@ -96,6 +96,16 @@ bench-compare: bench-deps
 	$(SWIFT) build -c release --product scroll-bench
 	$(COMPARE) $(COMPARE_ARGS)
 
+# Instructions per geometry message of the release server under valgrind's callgrind, with and without
+# --log-dir, split into parts (Scripts/callgrind-server.py --parts; BENCHMARKS.md "Instructions per geometry
+# message"). Counts, not times: they hold on a busy machine. About 3 min. CALLGRIND_ARGS adds to both runs.
+.PHONY: callgrind
+callgrind: deps
+	$(SWIFT) build -c release --product scroll-playground
+	$(SWIFT) build -c release --product scroll-bench
+	python3 Scripts/callgrind-server.py --parts $(CALLGRIND_ARGS) .build/release/scroll-playground
+	python3 Scripts/callgrind-server.py --parts --log-dir $(CALLGRIND_ARGS) .build/release/scroll-playground
+
 # The page's frames during a touch fling in chromium (Scripts/bench_page.py; BENCHMARKS.md "The page's frames"):
 # ios and browser physics, 1,000 and 2,000 rows, with and without a 4× CPU throttle, median of 3 flings each
 # (≈ 5 min). PAGE_ARGS adds to it, e.g. PAGE_ARGS="--public /tmp/before/Public" for an older page.

@@ -6,8 +6,8 @@
 /// module by `Fuzz/fuzz.sh` (outside SwiftPM, which cannot link a `-sanitize=fuzzer` target).
 ///
 /// Every input is used twice:
-/// 1. as one text frame for ``ClientMessage/decode(_:)``, checking that the geometry fast path and the
-///    general path agree wherever the fast path answers;
+/// 1. as one text frame for ``ClientMessage/decode(_:)``, checking that the geometry fast paths (the
+///    fixed-shape reader and the any-order one) and the general path agree wherever a fast path answers;
 /// 2. as a session script, one line per step, driven through ``SessionState/handle(_:now:maxMessageBytes:)``
 ///    on a virtual clock the way `SessionHost` drives it, checking the session's invariants after each step.
 ///
@@ -33,6 +33,17 @@ let decoderOnly = getenv("SCROLL_FUZZ_DECODER_ONLY").map { String(cString: $0) =
 enum FuzzDecoder {
     static func check(_ bytes: [UInt8]) {
         let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(bytes) }
+        // The fixed-shape reader, where it answers, answers as the general decoder (same value, bit for bit);
+        // where it does not, the other readers decide.
+        if let fixed = bytes.withUnsafeBufferPointer(JSONParser.parseFixedGeometryMessage) {
+            let general = Result { () throws(ProtocolError) in try ClientMessage.decodeGenerally(bytes) }
+            guard case .success(.geometry(let report)) = general, report == fixed, bits(report) == bits(fixed) else {
+                fatalError("fixed-shape geometry reader reads \(fixed), the general decoder \(general)")
+            }
+            guard case .success(.geometry(fixed)) = decoded else {
+                fatalError("decode disagrees with the fixed-shape geometry reader: \(decoded) vs \(fixed)")
+            }
+        }
         guard let fast = bytes.withUnsafeBufferPointer(JSONParser.parseGeometryMessage) else { return }
         guard case .success(.geometry(fast)) = decoded else {
             fatalError("decode disagrees with the geometry fast path: \(decoded) vs \(fast)")
@@ -47,6 +58,18 @@ enum FuzzDecoder {
         guard case .success(.geometry(let report)) = general, report == fast else {
             fatalError("general path reads \(general), fast path \(fast)")
         }
+    }
+}
+
+extension FuzzDecoder {
+    /// Every double of a report bit for bit, so even the sign of zero must agree.
+    static func bits(_ report: GeometryReport) -> [UInt64] {
+        let g = report.geometry
+        return [
+            report.t, g.contentOffset.x, g.contentOffset.y, g.contentSize.width, g.contentSize.height,
+            g.containerSize.width, g.containerSize.height, g.contentInsets.top, g.contentInsets.leading,
+            g.contentInsets.bottom, g.contentInsets.trailing, report.anchor?.offset ?? 0,
+        ].map(\.bitPattern)
     }
 }
 
@@ -143,7 +166,14 @@ struct FuzzSession {
     }
 
     mutating func check(_ message: ServerMessage, resuming: Bool) {
-        Self.requireValidJSON(message.encoded(), "\(message)")
+        let encoded = message.encoded()
+        Self.requireValidJSON(encoded, "\(message)")
+        // `encoded()` writes a `state` directly when it can: the bytes must be the general writer's.
+        var general = JSONWriter()
+        message.write(to: &general)
+        guard encoded == general.bytes else {
+            fatalError("encoded() and the general writer differ for \(message)")
+        }
         switch message {
         case .items(let items):
             // A resume replays history (older revs); anything else moves rev on by exactly one.

@@ -71,7 +71,7 @@ extension LWSServer {
             let message = connection.inbound
             connection.inbound = []
             // RFC 6455 §8.1: a text message that is not UTF-8 fails the connection with 1007.
-            guard String(validating: message, as: UTF8.self) != nil else {
+            guard UTF8Validation.isValid(message) else {
                 return fail(connection, code: 1007, reason: "text message is not UTF-8")
             }
             // What the delegate sends meanwhile is an answer: the gate writes it when the pass ends.

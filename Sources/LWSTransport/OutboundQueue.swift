@@ -27,8 +27,9 @@ package struct OutboundQueue {
     private var head = 0
     // Dropped (replaced) messages between `head` and the end; each has a live successor.
     private var droppedCount = 0
-    // Absolute index in `storage` of the replaceable message for each key.
-    private var replaceable: [String: Int] = [:]
+    // Absolute index in `storage` of the replaceable message for each key. A list, not a dictionary: a
+    // connection has one or two keys (`state`), and comparing a short key is cheaper than hashing it.
+    private var replaceable: [(key: String, index: Int)] = []
 
     package init() {}
 
@@ -48,14 +49,17 @@ package struct OutboundQueue {
     @discardableResult
     package mutating func enqueue(_ bytes: [UInt8], isBinary: Bool = false, coalescingKey: String? = nil) -> Bool {
         var replaced = false
-        if let key = coalescingKey, let index = replaceable[key] {
-            byteCount -= storage[index].bytes.count
-            storage[index] = Message(bytes: [], isBinary: false, isDropped: true)
-            droppedCount += 1
-            replaced = true
-        }
         if let key = coalescingKey {
-            replaceable[key] = storage.count
+            if let slot = replaceable.firstIndex(where: { $0.key == key }) {
+                let index = replaceable[slot].index
+                byteCount -= storage[index].bytes.count
+                storage[index] = Message(bytes: [], isBinary: false, isDropped: true)
+                droppedCount += 1
+                replaced = true
+                replaceable[slot].index = storage.count
+            } else {
+                replaceable.append((key, storage.count))
+            }
         }
         storage.append(Message(bytes: bytes, isBinary: isBinary, coalescingKey: coalescingKey))
         byteCount += bytes.count
@@ -73,7 +77,7 @@ package struct OutboundQueue {
         let index = head
         let message = storage[index]
         if message.written == 0, let key = message.coalescingKey {
-            replaceable[key] = nil
+            replaceable.removeAll { $0.key == key }
         }
         let start = message.written
         let end = min(message.bytes.count, start + maxBytes)
@@ -111,8 +115,8 @@ package struct OutboundQueue {
         }
         guard head >= 32, head * 2 >= storage.count else { return }
         storage.removeFirst(head)
-        for (key, index) in replaceable {
-            replaceable[key] = index - head
+        for slot in replaceable.indices {
+            replaceable[slot].index -= head
         }
         head = 0
     }

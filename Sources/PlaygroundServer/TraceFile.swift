@@ -70,7 +70,7 @@ final class TraceFile {
         pending += String(time).utf8
         if isJSON {
             pending += #","message":"#.utf8
-            pending += bytes.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
+            Self.appendOnOneLine(bytes, to: &pending)
         } else {
             let kept = RefusedText.decidingPart(of: bytes)
             var writer = JSONWriter(capacity: kept.count + 16)
@@ -83,6 +83,22 @@ final class TraceFile {
             }
         }
         pending += "}\n".utf8
+    }
+
+    /// Appends `bytes` with each newline (LF or CR) made a space. A page's messages hold none: `memchr` finds
+    /// that at memory speed and the bytes go over in one copy (a per-byte `map` was a sixth of a geometry
+    /// message's cost when recording).
+    private static func appendOnOneLine(_ bytes: [UInt8], to pending: inout [UInt8]) {
+        let start = pending.count
+        pending += bytes
+        let hasNewline = bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return false }
+            return memchr(base, 0x0A, raw.count) != nil || memchr(base, 0x0D, raw.count) != nil
+        }
+        guard hasNewline else { return }
+        for index in start..<pending.count where pending[index] == 0x0A || pending[index] == 0x0D {
+            pending[index] = 0x20
+        }
     }
 
     /// Lines encoded elsewhere (a fork's, off the service thread), each ending with a newline.

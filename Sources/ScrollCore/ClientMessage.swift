@@ -197,9 +197,16 @@ extension ClientMessage {
 
     /// Decodes one text frame, mapping every failure to its error code.
     public static func decode(_ bytes: [UInt8]) throws(ProtocolError) -> ClientMessage {
-        if let report = bytes.withUnsafeBufferPointer(JSONParser.parseGeometryMessage) {
-            return .geometry(report)
+        // The geometry of every frame: in the page's exact shape, else in any order, else the general way.
+        let report = bytes.withUnsafeBufferPointer {
+            JSONParser.parseFixedGeometryMessage($0) ?? JSONParser.parseGeometryMessage($0)
         }
+        if let report { return .geometry(report) }
+        return try decodeGenerally(bytes)
+    }
+
+    /// The general decoder: every message, every failure named. The geometry fast paths must agree with it.
+    static func decodeGenerally(_ bytes: [UInt8]) throws(ProtocolError) -> ClientMessage {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)

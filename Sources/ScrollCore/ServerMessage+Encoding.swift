@@ -1,6 +1,8 @@
 extension ServerMessage {
     /// The message as one compact JSON text frame.
     public func encoded() -> [UInt8] {
+        // The message of every geometry frame, written directly when it can be (the same bytes).
+        if case .state(let message) = self, let bytes = message.encodedDirectly() { return bytes }
         // Room for a whole `state` (about 300 bytes) without growing the buffer.
         var writer = JSONWriter(capacity: 512)
         write(to: &writer)

@@ -114,4 +114,25 @@ struct RecordingIntegrityTests {
         let replay = try runToCompletion(["replay", folder.trace(session), "--diff"])
         #expect(replay.stdout.hasPrefix("no differences"), "\(replay.stdout.prefix(1000))")
     }
+
+    /// JSON may spread a message over lines; its input line keeps it on one (each newline a space), and it
+    /// replays as it was decoded.
+    @Test func aMessageSpreadOverLinesIsRecordedOnOneLine() throws {
+        let folder = LogFolder()
+        let server = try ServerProcess(["--log-dir", folder.path])
+        let page = try PlaygroundConnection(port: server.port)
+        let session = try #require(try page.hello(preset: "refreshableLegacy").welcome["session"]?.string)
+        let message =
+            "{\"type\":\"geometry\",\r\n\"seq\":1,\"t\":16,\n\"contentOffset\":{\"x\":0,\"y\":40},"
+            + "\"contentSize\":{\"width\":390,\"height\":3000},\r\"containerSize\":{\"width\":390,\"height\":700},"
+            + "\"phase\":\"idle\"}"
+        try page.client.send(message)
+        _ = try page.next("state", where: { $0["ack"] == 1 })
+        page.client.close()
+        let trace = try #require(folder.waitForFile(folder.trace(session)) { $0.contains(#""kind":"closed""#) })
+        let recorded = message.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        #expect(trace.contains(#""message":"# + recorded + "}\n"))
+        let replay = try runToCompletion(["replay", folder.trace(session), "--diff"])
+        #expect(replay.stdout.hasPrefix("no differences"), "\(replay.stdout.prefix(1000))")
+    }
 }

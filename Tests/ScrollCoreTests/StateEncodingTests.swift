@@ -1,0 +1,111 @@
+import Testing
+
+@testable import ScrollCore
+
+/// `ServerMessage.encoded()` writes a `state` directly (StateMessage+DirectEncoding.swift); its bytes must be
+/// those of the general writer, `write(to:)`, for every message.
+struct StateEncodingTests {
+    /// What the general writer writes.
+    static func general(_ message: ServerMessage) -> [UInt8] {
+        var writer = JSONWriter()
+        message.write(to: &writer)
+        return writer.bytes
+    }
+
+    /// Numbers the direct writer must spell as the general one: integral, fractional, negative, signed zero,
+    /// past 1e15, the extremes, and what JSON cannot spell.
+    static let numbers: [Double] = [
+        0, -0.0, 1, -1, 0.5, -0.5, 0.6, 1 / 3, 40, 390.25, 1e15, 1e15 - 1, -1e15, 1e16, 123_456_789.125, 1e-7,
+        .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, .nan, .infinity, -.infinity,
+        9_007_199_254_740_993,
+    ]
+
+    static func randomState(_ generator: inout SeededGenerator) -> StateMessage {
+        func number() -> Double {
+            Bool.random(using: &generator)
+                ? numbers.randomElement(using: &generator)!
+                : Double.random(in: -5000...5000, using: &generator)
+        }
+        func integer() -> Int {
+            [0, 1, 7, 30, 1000, Int.max, Int.min, -3].randomElement(using: &generator)!
+        }
+        func flag() -> Bool { Bool.random(using: &generator) }
+        // What only the general writer writes comes in one message out of four.
+        func rarely() -> Bool { Int.random(in: 0..<4, using: &generator) == 0 }
+        func failure() -> LoadFailureState? {
+            !rarely()
+                ? nil
+                : LoadFailureState(
+                    page: integer(), failures: integer(),
+                    next: [.manual, .none, .scheduled, .gaveUp].randomElement(using: &generator)!,
+                    retry: flag() ? integer() : nil, retryMax: flag() ? integer() : nil,
+                    retryInMs: flag() ? integer() : nil)
+        }
+        return StateMessage(
+            ack: flag() ? nil : integer(), preset: Preset.allCases.randomElement(using: &generator)!,
+            reachedBottom: flag(), pull: PullState(distance: number(), progress: number(), eligible: flag()),
+            refreshing: flag(), loadingNextPage: flag(), hasMore: flag(), itemCount: integer(),
+            indicator: IndicatorState(
+                topVisible: flag(), topHeight: number(), topScale: number(), topOpacity: number(), bottomVisible: flag()
+            ),
+            origin: flag() ? ScrollPoint(x: number(), y: number()) : nil,
+            loadFailure: failure(),
+            topEdge: flag()
+                ? TopEdgeState(
+                    reachedTop: flag(), hasPrevious: flag(), loadingPreviousPage: flag(), loadFailure: failure())
+                : nil,
+            window: flag() ? WindowState(start: integer(), count: integer(), limit: integer()) : nil,
+            recordingStopped: !rarely()
+                ? nil : ["the log folder is full", "quote \" and \\ and \n"].randomElement(using: &generator)!)
+    }
+
+    @Test func directStateBytesAreTheGeneralWritersForManyStates() {
+        var generator = SeededGenerator(seed: 32)
+        var direct = 0
+        for _ in 0..<5_000 {
+            let state = Self.randomState(&generator)
+            let message = ServerMessage.state(state)
+            #expect(message.encoded() == Self.general(message), "\(state)")
+            if state.encodedDirectly() != nil { direct += 1 }
+        }
+        // Most of them took the direct path, so the comparison is about it.
+        #expect(direct > 2_000)
+    }
+
+    @Test func everyNumberIsSpelledAsTheGeneralWriterSpellsIt() {
+        for value in Self.numbers {
+            let state = StateMessage(
+                ack: 1, preset: .offsetObserving, reachedBottom: false, pull: PullState(distance: value),
+                refreshing: false,
+                loadingNextPage: false, hasMore: true, itemCount: 3,
+                indicator: IndicatorState(
+                    topVisible: true, topHeight: value, topScale: value, topOpacity: value, bottomVisible: false),
+                origin: ScrollPoint(x: value, y: -value))
+            #expect(state.encodedDirectly() != nil)
+            #expect(ServerMessage.state(state).encoded() == Self.general(.state(state)), "\(value)")
+        }
+    }
+
+    /// Every kind of message: `encoded()` gives the general writer's bytes.
+    @Test func everyMessageKindEncodesAsTheGeneralWriter() {
+        var generator = SeededGenerator(seed: 7)
+        let record = EventRecord(
+            seq: 41, time: "2026-01-02T03:04:05.678Z", session: "s2",
+            entry: LogEntry(.loadMoreStarted, geometrySeq: 9, ["page": 2, "trigger": "bottom"]))
+        let messages: [ServerMessage] = [
+            .welcome(session: "s1", resume: "r", config: ScrollConfig()),
+            .welcome(session: "s1", resume: "r", config: ScrollConfig(), recordingStopped: "full"),
+            .items(ItemsMessage(op: .append, rev: 2, items: [FeedItem(id: "1", title: "t1")], total: 1, hasMore: true)),
+            .state(Self.randomState(&generator)),
+            .event(record),
+            .command(name: "scrollToTop"),
+            .scrollToItem(id: "i9", anchor: .top),
+            .error(ProtocolError(.badMessage, "field \"seq\" must be a number", ref: 3, field: "seq")),
+            .pong(id: 5),
+        ]
+        #expect(Set(messages.map(\.kind)) == Set(ServerMessage.Kind.allCases))
+        for message in messages {
+            #expect(message.encoded() == Self.general(message), "\(message.kind)")
+        }
+    }
+}
