@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(
             name: "ScrollRulesTests",
             dependencies: ["ScrollRules", "ScrollRulesUI", "ScrollCore", "ScrollLab", "PlaygroundServer"],
-            exclude: ["SwiftUIStub"]),
+            exclude: ["AppleStubs"]),
         .testTarget(name: "ScrollLabTests", dependencies: ["ScrollLab", "ScrollCore"]),
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport", "LWSClient"]),
         .testTarget(
