@@ -136,8 +136,11 @@ struct AppleTargetTests {
         }
         // The lines the snippet shows for your view, uncommented, in a view with a store that has the methods.
         let lines = snippet.split(separator: "\n", omittingEmptySubsequences: false)
-        let start = try #require(lines.firstIndex { $0.contains("// In your view:") })
-        let view = lines[(start + 1)...].map { $0.replacingOccurrences(of: "// ", with: "") }.joined(separator: "\n")
+        let start = try #require(lines.firstIndex { $0.contains("// In your view") })
+        // `{ … }` stands for the app's content.
+        let view = lines[(start + 1)...].map {
+            $0.replacingOccurrences(of: "// ", with: "").replacingOccurrences(of: "{ … }", with: "{ Text(\"…\") }")
+        }.joined(separator: "\n")
         return """
             import SwiftUI
             \(lines[..<start].joined(separator: "\n"))
@@ -199,6 +202,12 @@ struct AppleTargetTests {
         }
         // The two platforms' standard libraries are rebuilt side by side (once per toolchain), then each
         // target compiles on its own thread.
+        try await withThrowingTaskGroup(of: URL.self) { group in
+            for platform in Set(Self.targets.map(Self.platform)) {
+                group.addTask { try await onOwnThread { try Self.stdlibFolder(platform) } }
+            }
+            for try await _ in group {}
+        }
         let results = try await withThrowingTaskGroup(of: (String, [String], String).self) { group in
             for target in Self.targets {
                 group.addTask {
@@ -241,12 +250,22 @@ struct AppleTargetTests {
             """
         let outcomes = try await onOwnThread {
             try ["x86_64-apple-ios17.0-simulator", "x86_64-apple-ios18.0-simulator"].map { target in
-                _ = try Self.compileAll(target)
-                let folder = Self.root.appendingPathComponent(".build/apple-target/\(target)")
+                let stdlib = try Self.stdlibFolder(Self.platform(target))
+                let folder = Self.root.appendingPathComponent(".build/apple-target/bites-\(target)")
+                try? FileManager.default.removeItem(at: folder)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let stubs = Self.root.appendingPathComponent("Tests/ScrollRulesTests/AppleStubs")
+                for (name, files) in [
+                    ("Foundation", [stubs.appendingPathComponent("Foundation.swift")]),
+                    ("SwiftUI", [stubs.appendingPathComponent("SwiftUI.swift")]),
+                    ("ScrollRules", try Self.sources("Sources/ScrollRules")),
+                ] {
+                    let result = try Self.emit(name, files, target: target, in: folder, stdlib: stdlib)
+                    guard result.status == 0 else { throw Failure(description: "\(name): \(result.output)") }
+                }
                 let file = folder.appendingPathComponent("Unavailable.swift")
                 try source.write(to: file, atomically: true, encoding: .utf8)
-                return try Self.emit(
-                    "Unavailable", [file], target: target, in: folder, stdlib: Self.stdlibFolder(Self.platform(target)))
+                return try Self.emit("Unavailable", [file], target: target, in: folder, stdlib: stdlib)
             }
         }
         #expect(outcomes[0].status != 0)

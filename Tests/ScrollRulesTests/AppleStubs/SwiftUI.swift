@@ -350,9 +350,11 @@ extension View {
     nonisolated public func refreshable(action: @escaping @Sendable () async -> Void) -> some View { _StubView() }
 
     /// https://developer.apple.com/documentation/swiftui/view/task(priority:_:) (iOS 15; the iOS 18 SDK's
-    /// `@isolated(any) @Sendable` action)
+    /// `@isolated(any) @Sendable` action; the SDK's interface also has `@_inheritActorContext`, which the
+    /// documentation page leaves out: the action runs on the view's main actor)
     nonisolated public func task(
-        priority: TaskPriority = .userInitiated, _ action: @escaping @isolated(any) @Sendable () async -> Void
+        priority: TaskPriority = .userInitiated,
+        @_inheritActorContext _ action: @escaping @isolated(any) @Sendable () async -> Void
     ) -> some View { _StubView() }
 
     /// https://developer.apple.com/documentation/swiftui/view/onappear(perform:) (iOS 13)
