@@ -62,13 +62,16 @@ struct AppleTargetTests {
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for module in stdlib {
-            let source = interfaces.appendingPathComponent("\(module).swiftmodule/x86_64-unknown-linux-gnu.swiftinterface")
+            let source = interfaces.appendingPathComponent(
+                "\(module).swiftmodule/x86_64-unknown-linux-gnu.swiftinterface")
             // The interface's own flags name Linux: they are rewritten for the platform; `@backDeployed` bodies
             // and Glibc are the Linux build's and are dropped.
-            let text = try String(contentsOf: source, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("@backDeployed(") && $0 != "import Glibc" }
-                .joined(separator: "\n")
-                .replacingOccurrences(of: "-target x86_64-unknown-linux-gnu", with: "-target \(platform)")
+            let text = try String(contentsOf: source, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false
+            )
+            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("@backDeployed(") && $0 != "import Glibc" }
+            .joined(separator: "\n")
+            .replacingOccurrences(of: "-target x86_64-unknown-linux-gnu", with: "-target \(platform)")
             let interface = folder.appendingPathComponent("\(module).swiftinterface")
             try text.write(to: interface, atomically: true, encoding: .utf8)
             let result = try ConsumerPackageTests.run(
@@ -269,7 +272,9 @@ struct AppleTargetTests {
             }
         }
         #expect(outcomes[0].status != 0)
-        #expect(outcomes[0].output.contains("'ScrollPhase' is only available in iOS 18.0 or newer"), "\(outcomes[0].output)")
+        #expect(
+            outcomes[0].output.contains("'ScrollPhase' is only available in iOS 18.0 or newer"), "\(outcomes[0].output)"
+        )
         #expect(outcomes[1].status == 0, "\(outcomes[1].output)")
     }
 }

@@ -27,7 +27,11 @@ final class ManualFeedClock: FeedClock, @unchecked Sendable {
                     return false
                 }
                 if due {
-                    if Task.isCancelled { continuation.resume(throwing: CancellationError()) } else { continuation.resume() }
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume()
+                    }
                 }
             }
         } onCancel: {

@@ -31,7 +31,9 @@ public struct _StubView: View {
     public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:) (iOS 17, parameter packs)
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
-    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<(repeat each Content)> {
+    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<
+        (repeat each Content)
+    > {
         TupleView()
     }
     public static func buildIf<Content: View>(_ content: Content?) -> Content? { content }
@@ -82,9 +84,7 @@ public struct _ViewModifier_Content<Modifier>: View where Modifier: ViewModifier
 }
 
 /// https://developer.apple.com/documentation/swiftui/modifiedcontent
-@frozen public struct ModifiedContent<Content, Modifier> {
-    nonisolated init() {}
-}
+@frozen public struct ModifiedContent<Content, Modifier> {}
 extension ModifiedContent: View where Content: View, Modifier: ViewModifier {
     public var body: Never { fatalError() }
 }
