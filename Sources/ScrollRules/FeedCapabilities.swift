@@ -2,6 +2,7 @@
 /// app cannot run, so a feed without a refresh never shows a pull or a spinner, and one without previous
 /// pages never marks its top edge loading nor hands a pull to it. The playground's session provides all.
 public struct FeedCapabilities: OptionSet, Hashable, Sendable {
+    /// The capabilities' bits.
     public let rawValue: Int
 
     /// A capability set from its bits.

@@ -8,7 +8,7 @@ import Foundation
 /// `ws://HOST:PORT/ws` with the subprotocol `scroll-playground.v1`. It sends `hello` first, then each
 /// message you hand `send`, in order. It reads what the playground sends back (and drops it), so the
 /// server never takes it for a client that stopped reading, and reports the socket's end once to `onEnd`.
-// @unchecked: its only state is the task (URLSessionTask is thread-safe) and the immutable closure.
+/// (`@unchecked Sendable`: its only state is the task, which URLSession makes thread-safe, and a `let` closure.)
 public final class PlaygroundStream: @unchecked Sendable {
     /// The subprotocol the playground's WebSocket speaks (docs/protocol.md).
     public static let subprotocol = "scroll-playground.v1"
