@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(
             name: "ScrollRulesTests",
             dependencies: ["ScrollRules", "ScrollRulesUI", "ScrollCore", "ScrollLab", "PlaygroundServer"],
-            exclude: ["SwiftUIStub"]),
+            exclude: ["AppleStubs"]),
         .testTarget(name: "ScrollLabTests", dependencies: ["ScrollLab", "ScrollCore"]),
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport", "LWSClient"]),
         .testTarget(

@@ -107,9 +107,10 @@ public struct ExportCommand: Sendable {
         }
         lines += [
             "",
-            "// In your view:",
+            "// In your view (`@State private var feed = FeedModel(settings: .tuned)`):",
             "//     ScrollView { … }",
-            "//         .scrollRules(.tuned, loadMore: { try await model.loadMore() }, refresh: { try await model.refresh() })",
+            "//         .scrollRules(feed, loadMore: { try await store.loadMore() }, refresh: { try await store.refresh() })",
+            "//         .refreshable { await feed.refresh() }",
         ]
         return lines.joined(separator: "\n")
     }

@@ -30,10 +30,13 @@ extension SessionState {
     /// The `state` message for the current state.
     public var currentState: StateMessage {
         let trimmed = window.trimmed
+        // The wire's `indicator` is how to draw the two indicators; a failed page goes as `loadFailure`.
+        var indicator = controller.indicator
+        (indicator.bottomFailure, indicator.topFailure) = (nil, nil)
         return StateMessage(
             ack: lastGeometry?.seq, preset: config.preset, reachedBottom: edges.bottom.reached, pull: controller.pull,
             refreshing: refreshing, loadingNextPage: loadingNextPage, hasMore: hasMore,
-            itemCount: window.items.count, indicator: controller.indicator,
+            itemCount: window.items.count, indicator: indicator,
             origin: config.preset.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil,
             loadFailure: loadFailureState(at: .bottom),
             topEdge: hasTopEdge

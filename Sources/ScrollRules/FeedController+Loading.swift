@@ -13,6 +13,8 @@ extension FeedController {
     /// Something asks `edge` for a page: one load per edge at a time, none past the feed's end or start, the
     /// refresh's and the retry policy's guards, then the load starts.
     mutating func load(_ edge: FeedEdge, _ trigger: FeedTrigger, _ turn: inout Turn<some RandomNumberGenerator>) {
+        // A load the app cannot run is never started: it would stay in flight for ever.
+        guard canLoad(edge) else { return }
         let failure = loads[edge].failure
         let ask: LoadAsk = trigger == .manual ? .person : trigger == .retry ? .retry : .rule
         let admission = settings.preset.behavior.admitLoad(

@@ -4,7 +4,10 @@ extension FeedController {
     /// A pull or a person asks for a refresh: the preset's behaviour admits it, defers it to the top edge, or
     /// ignores it while one is in flight.
     mutating func startRefresh(_ trigger: FeedTrigger, _ turn: inout Turn<some RandomNumberGenerator>) {
-        switch settings.preset.behavior.admitRefresh(hasPrevious: hasPrevious, refreshInFlight: refresh.isInFlight) {
+        // Without a refresh the app cannot run, nothing starts; without previous pages, none is yielded to.
+        guard capabilities.contains(.refresh) else { return }
+        let yields = hasPrevious && canLoad(.top)
+        switch settings.preset.behavior.admitRefresh(hasPrevious: yields, refreshInFlight: refresh.isInFlight) {
         case .yieldsToPrevious:
             // Older items above: new ones cannot go on top of the gap, so the preset loads those first.
             turn.decide(.refreshYielded(trigger: trigger))

@@ -34,15 +34,23 @@ public struct FeedController: Equatable, Sendable {
     /// while the view scrolls to an item, so the geometry on the way loads nothing; a person, a retry and a
     /// refresh that yields to older items still load.
     public var heldRules: Set<FeedEdge> = []
+    /// What the app can run: a rule never starts a load or a refresh the app does not provide (a pull without
+    /// `.refresh` shows and starts nothing; without `.loadPrevious` the top edge never loads, and a pull is
+    /// not handed to it). Change it any time; what is in flight goes on.
+    public var capabilities: FeedCapabilities = .all
 
     private var lastGeometry: FeedGeometry?
     private var lastPhase = FeedScrollPhase.idle
 
     /// A controller for one feed. `hasMore`, `hasPrevious`: what the feed has beyond its first items.
-    public init(settings: FeedSettings, hasMore: Bool = true, hasPrevious: Bool = false) {
+    /// `capabilities`: what the app runs (all, unless it lacks a refresh or previous pages).
+    public init(
+        settings: FeedSettings, hasMore: Bool = true, hasPrevious: Bool = false, capabilities: FeedCapabilities = .all
+    ) {
         self.settings = settings
         self.hasMore = hasMore
         self.hasPrevious = hasPrevious
+        self.capabilities = capabilities
     }
 
     // MARK: What the app reads
@@ -57,13 +65,18 @@ public struct FeedController: Equatable, Sendable {
     public func retry(_ edge: FeedEdge) -> RetryStatus? { loads[edge].failure?.next.status }
 
     /// The pull as the preset sees it (nothing for presets without pull-to-refresh).
-    public var pull: PullState { settings.preset.detectsPull ? memory.pull : PullState() }
+    public var pull: PullState {
+        settings.preset.detectsPull && capabilities.contains(.refresh) ? memory.pull : PullState()
+    }
 
     /// How to draw the refresh indicator and the loading row.
     public var indicator: IndicatorState {
-        settings.preset.indicator(
+        var indicator = settings.preset.indicator(
             pull: pull, refreshing: isRefreshing, loadingNextPage: isLoading(.bottom),
             offset: lastGeometry?.along(settings.axis).offset ?? 0, pullThreshold: settings.pullThreshold)
+        indicator.bottomFailure = loads.bottom.failure.map(IndicatorState.Failure.init)
+        indicator.topFailure = loads.top.failure.map(IndicatorState.Failure.init)
+        return indicator
     }
 
     // MARK: The one entry point
@@ -189,7 +202,7 @@ public struct FeedController: Equatable, Sendable {
             geometry, phase: phase, settings: settings, refreshing: isRefreshing, memory: &memory)
         reachedBottom = verdict.reachedBottom
         reachedTop = verdict.reachedTop
-        if verdict.refreshFires { startRefresh(.pull, &turn) }
+        if verdict.refreshFires, capabilities.contains(.refresh) { startRefresh(.pull, &turn) }
         if verdict.loadFires { ruleFired(.bottom, &turn) }
         if verdict.loadPreviousFires { ruleFired(.top, &turn) }
         if verdict.returnedToOrigin { turn.decide(.returnedToOrigin) }
@@ -253,7 +266,7 @@ public struct FeedController: Equatable, Sendable {
         if refresh.holdEnds != nil { turn.decide(.holdCancelled) }
         // The view stays where it is: its last geometry is kept for re-arming and for new settings.
         let kept = (lastGeometry, lastPhase, heldRules)
-        self = FeedController(settings: settings, hasMore: more, hasPrevious: previous)
+        self = FeedController(settings: settings, hasMore: more, hasPrevious: previous, capabilities: capabilities)
         (lastGeometry, lastPhase, heldRules) = kept
     }
 
@@ -272,6 +285,9 @@ public struct FeedController: Equatable, Sendable {
 
     /// Whether the feed has items beyond what the view shows at `edge`.
     func hasItems(beyond edge: FeedEdge) -> Bool { edge == .bottom ? hasMore : hasPrevious }
+
+    /// Whether the app can load `edge`'s page.
+    func canLoad(_ edge: FeedEdge) -> Bool { capabilities.contains(.load(edge)) }
 }
 
 /// One call's work: its clock, what was decided so far, and the generator a retry's jitter is drawn from.

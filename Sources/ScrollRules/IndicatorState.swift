@@ -10,14 +10,59 @@ public struct IndicatorState: Equatable, Sendable {
     public var topOpacity: Double
     /// The loading row below the content shows (a page load is in flight).
     public var bottomVisible: Bool
+    /// The last page load at the bottom failed: draw a Retry row (or its countdown). Nil otherwise.
+    public var bottomFailure: Failure?
+    /// The last page load at the top failed. Nil otherwise.
+    public var topFailure: Failure?
 
     /// An indicator drawn with these values.
-    public init(topVisible: Bool, topHeight: Double, topScale: Double, topOpacity: Double, bottomVisible: Bool) {
+    public init(
+        topVisible: Bool, topHeight: Double, topScale: Double, topOpacity: Double, bottomVisible: Bool,
+        bottomFailure: Failure? = nil, topFailure: Failure? = nil
+    ) {
         self.topVisible = topVisible
         self.topHeight = topHeight
         self.topScale = topScale
         self.topOpacity = topOpacity
         self.bottomVisible = bottomVisible
+        self.bottomFailure = bottomFailure
+        self.topFailure = topFailure
+    }
+
+    /// Nothing shows: no refresh indicator, no loading row, no failure.
+    public init() {
+        self.init(topVisible: false, topHeight: 0, topScale: 0.6, topOpacity: 0, bottomVisible: false)
+    }
+
+    /// Nothing shows (`IndicatorState()`): the value to start a `@State` with.
+    public static let hidden = IndicatorState()
+
+    /// A failed page, as a Retry row draws it.
+    public struct Failure: Equatable, Sendable {
+        /// The page's loads that failed in a row.
+        public var failures: Int
+        /// What the retry policy does next: a person retries (`manual`), nothing (`noRetry`), an automatic
+        /// retry is scheduled (`scheduled`), or it gave up (`gaveUp`).
+        public var next: RetryStatus
+        /// When the scheduled retry starts, on the clock the controller is given (ms); nil unless scheduled.
+        public var retryAt: Int64?
+
+        /// A failure drawn with these values.
+        public init(failures: Int, next: RetryStatus, retryAt: Int64? = nil) {
+            self.failures = failures
+            self.next = next
+            self.retryAt = retryAt
+        }
+
+        /// The failed page as the controller holds it.
+        public init(_ failure: LoadFailure) {
+            var due: Int64?
+            if case .scheduled(let retry) = failure.next { due = retry.due }
+            self.init(failures: failure.failures, next: failure.next.status, retryAt: due)
+        }
+
+        /// Milliseconds until the scheduled retry at `now` (0 once due), nil when none is scheduled.
+        public func retryCountdown(now: Int64) -> Int64? { retryAt.map { max(0, $0 - now) } }
     }
 }
 

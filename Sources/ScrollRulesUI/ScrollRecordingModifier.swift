@@ -2,60 +2,32 @@
     import SwiftUI
     import ScrollRules
 
-    /// Records a `ScrollView`'s geometry and phase (iOS 18) into a `TraceRecorder`, and hands each frame's
-    /// `geometry` message to `send` for a live `record` session (an `URLSessionWebSocketTask` the app opened
-    /// and sent `recorder.hello` on).
-    @available(iOS 18, macOS 15, tvOS 18, visionOS 2, watchOS 11, *)
+    /// Records a `ScrollView`'s geometry and phase (iOS 18) into a `ScrollRecording`.
+    @available(iOS 18.0, macOS 15.0, tvOS 18.0, visionOS 2.0, watchOS 11.0, *)
     public struct ScrollRecordingModifier: ViewModifier {
-        private let recorder: Binding<TraceRecorder>
-        private let send: (@MainActor (String) -> Void)?
-        @State private var frame: RecordedFrame
+        private let recording: ScrollRecording
 
-        /// See `View.recordScroll(into:send:)`.
-        public init(recorder: Binding<TraceRecorder>, send: (@MainActor (String) -> Void)?) {
-            self.recorder = recorder
-            self.send = send
-            _frame = State(initialValue: RecordedFrame())
-        }
+        /// See `View.recordScroll(into:)`.
+        public init(recording: ScrollRecording) { self.recording = recording }
 
         /// The content, recorded.
         public func body(content: Content) -> some View {
-            content
-                .onScrollGeometryChange(for: FeedGeometry.self, of: { FeedGeometry($0) }) {
-                    _, new in
-                    frame.geometry = new
-                    record()
+            let recording = recording
+            return
+                content
+                .onScrollGeometryChange(for: FeedGeometry.self, of: { FeedGeometry($0) }) { _, new in
+                    recording.geometryChanged(new)
                 }
-                .onScrollPhaseChange { _, new in
-                    frame.phase = FeedScrollPhase(new)
-                    record()
-                }
-        }
-
-        private func record() {
-            guard let geometry = frame.geometry,
-                let message = recorder.wrappedValue.frame(geometry, phase: frame.phase, at: frame.clock())
-            else { return }
-            send?(message)
+                .onScrollPhaseChange { _, new in recording.phaseChanged(FeedScrollPhase(new)) }
         }
     }
 
-    /// The last geometry and phase seen, and the recording's clock.
-    @MainActor
-    final class RecordedFrame {
-        var geometry: FeedGeometry?
-        var phase = FeedScrollPhase.idle
-        let clock = FeedDriver.continuousClock()
-    }
-
-    @available(iOS 18, macOS 15, tvOS 18, visionOS 2, watchOS 11, *)
+    @available(iOS 18.0, macOS 15.0, tvOS 18.0, visionOS 2.0, watchOS 11.0, *)
     extension View {
-        /// Records this scroll view's frames into `recorder` (its `trace(closedAt:)` is a file
-        /// `scroll-playground replay` reads) and passes each frame's message to `send`, if given.
-        public func recordScroll(
-            into recorder: Binding<TraceRecorder>, send: (@MainActor (String) -> Void)? = nil
-        ) -> some View {
-            modifier(ScrollRecordingModifier(recorder: recorder, send: send))
+        /// Records this scroll view's frames into `recording` (its `trace()` is a file `scroll-playground
+        /// replay` reads; its `send` hears each frame's message).
+        public func recordScroll(into recording: ScrollRecording) -> some View {
+            modifier(ScrollRecordingModifier(recording: recording))
         }
     }
 #endif

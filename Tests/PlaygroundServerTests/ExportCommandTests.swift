@@ -30,7 +30,8 @@ struct ExportCommandTests {
         #expect(settings == ["settings.bottomThreshold = 1500", "settings.retryPolicy = .noRetry"])
         #expect(text.contains("var settings = FeedSettings(preset: .playground)"))
         #expect(text.contains("(your data source decides these): loadLatencyMs=300"))
-        #expect(text.contains(".scrollRules(.tuned,"))
+        #expect(text.contains("FeedModel(settings: .tuned)"))
+        #expect(text.contains(".scrollRules(feed,"))
     }
 
     @Test func aPresetWithNothingChangedIsOneLine() throws {

@@ -1,0 +1,97 @@
+// A stand-in for Apple's Foundation (and the CoreGraphics types it brings) with exactly what ScrollRulesUI and
+// docs/swiftui.md use, each with Apple's signature and availability and its documentation page. It exists so
+// that AppleTargetTests can compile the library for iOS and macOS on Linux against the toolchain's own
+// standard library rebuilt for those targets. Nothing here runs. (CGFloat is Double here: on Apple's 64-bit
+// platforms it is a struct wrapping a Double, which the library only converts with `Double(_:)`.)
+
+/// https://developer.apple.com/documentation/corefoundation/cgfloat
+public typealias CGFloat = Double
+
+/// https://developer.apple.com/documentation/corefoundation/cgpoint
+@frozen public struct CGPoint: Equatable, Sendable {
+    public var x: CGFloat
+    public var y: CGFloat
+    public init(x: CGFloat, y: CGFloat) {
+        self.x = x
+        self.y = y
+    }
+    public static let zero = CGPoint(x: 0, y: 0)
+}
+
+/// https://developer.apple.com/documentation/corefoundation/cgsize
+@frozen public struct CGSize: Equatable, Sendable {
+    public var width: CGFloat
+    public var height: CGFloat
+    public init(width: CGFloat, height: CGFloat) {
+        self.width = width
+        self.height = height
+    }
+    public static let zero = CGSize(width: 0, height: 0)
+}
+
+/// https://developer.apple.com/documentation/corefoundation/cgrect (`minX`, `minY`, `width`, `height`)
+@frozen public struct CGRect: Equatable, Sendable {
+    public var origin: CGPoint
+    public var size: CGSize
+    public init(origin: CGPoint, size: CGSize) {
+        self.origin = origin
+        self.size = size
+    }
+    public var minX: CGFloat { origin.x }
+    public var minY: CGFloat { origin.y }
+    public var width: CGFloat { size.width }
+    public var height: CGFloat { size.height }
+    public static let zero = CGRect(origin: .zero, size: .zero)
+}
+
+/// https://developer.apple.com/documentation/corefoundation/cgvector
+@frozen public struct CGVector: Equatable, Sendable {
+    public var dx: CGFloat
+    public var dy: CGFloat
+}
+
+/// https://developer.apple.com/documentation/foundation/url (`init?(string: String)`)
+public struct URL: Hashable, Sendable {
+    public init?(string: String) {}
+}
+
+/// https://developer.apple.com/documentation/foundation/urlsession (`class var shared: URLSession { get }`,
+/// `func webSocketTask(with url: URL, protocols: [String]) -> URLSessionWebSocketTask`, iOS 13)
+open class URLSession: @unchecked Sendable {
+    public class var shared: URLSession { URLSession() }
+    init() {}
+    @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
+    open func webSocketTask(with url: URL, protocols: [String]) -> URLSessionWebSocketTask { URLSessionWebSocketTask() }
+}
+
+/// https://developer.apple.com/documentation/foundation/urlsessiontask (`func resume()`), `@unchecked Sendable`
+open class URLSessionTask: @unchecked Sendable {
+    open func resume() {}
+}
+
+/// https://developer.apple.com/documentation/foundation/urlsessionwebsockettask (iOS 13)
+@available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
+open class URLSessionWebSocketTask: URLSessionTask, @unchecked Sendable {
+    /// https://developer.apple.com/documentation/foundation/urlsessionwebsockettask/message
+    public enum Message: Sendable {
+        case data(Data)
+        case string(String)
+    }
+    /// https://developer.apple.com/documentation/foundation/urlsessionwebsockettask/closecode
+    public enum CloseCode: Int, Sendable {
+        case invalid = 0
+        case normalClosure = 1000
+        case goingAway = 1001
+    }
+    /// https://developer.apple.com/documentation/foundation/urlsessionwebsockettask/send(_:completionhandler:)
+    open func send(_ message: Message, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {}
+    /// https://developer.apple.com/documentation/foundation/urlsessionwebsockettask/receive(completionhandler:)
+    open func receive(completionHandler: @escaping @Sendable (Result<Message, any Error>) -> Void) {}
+    /// https://developer.apple.com/documentation/foundation/urlsessionwebsockettask/cancel(with:reason:)
+    open func cancel(with closeCode: CloseCode, reason: Data?) {}
+    /// https://developer.apple.com/documentation/foundation/urlsessionwebsockettask/closecode-swift.property
+    open var closeCode: CloseCode { .invalid }
+}
+
+/// https://developer.apple.com/documentation/foundation/data
+public struct Data: Sendable {}
