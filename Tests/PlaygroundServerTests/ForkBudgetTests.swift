@@ -98,7 +98,8 @@ struct ForkBudgetTests {
     }
 
     @Test func oneClientCannotHoldEveryForkSlotAndARefusedForkKeepsItsParent() throws {
-        let server = try ServerProcess()
+        // The refused forks wait for two heavy rebuilds, which on a busy machine outlast the default hello timeout.
+        let server = try ServerProcess(["--hello-timeout", "120"])
         // Five connections of one client (127.0.0.1) upload a heavy parent each, then say hello.
         let hogs = try Self.uploaded(5, try HostileForkTests.heavyParent(refusedJumps: 24_000), port: server.port)
         let other = try Self.uploaded(1, HostileForkTests.parent(), port: server.port, source: "127.0.0.2")[0]
