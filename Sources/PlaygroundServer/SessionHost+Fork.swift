@@ -109,7 +109,7 @@ extension SessionHost {
                 at: now, loop: loop)
             return
         }
-        guard case let (upload, held)? = uploads.take(id) else { return }
+        guard case (let upload, let held)? = uploads.take(id) else { return }
         // Its hello came in time: the rebuild may take longer than the hello timeout (it is bounded by
         // --max-fork-lines, and the queue by maxForksInProgress).
         links[id]?.forking = hello

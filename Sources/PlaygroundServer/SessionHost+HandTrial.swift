@@ -114,7 +114,7 @@ extension SessionHost {
                 at: time, loop: loop)
             return
         }
-        guard uploads.hasUpload(for: id), case let (upload, held)? = uploads.take(id) else {
+        guard uploads.hasUpload(for: id), case (let upload, let held)? = uploads.take(id) else {
             refuse(
                 ProtocolError(.badMessage, "send the trace first, in forkTrace pieces"), on: id, at: time, loop: loop)
             return

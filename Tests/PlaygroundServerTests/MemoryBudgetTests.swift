@@ -10,8 +10,12 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct MemoryBudgetTests {
     /// What the server may take besides a budget during an attack: the transport's buffers, a message
-    /// being parsed, the allocator's slack, the event ring and the sessions' other state.
+    /// being parsed, the allocator's slack, the event ring and the sessions' other state (2–3 MiB measured).
     static let overhead = 32 << 20
+
+    /// Whether the server's resident memory means anything: a sanitized build keeps freed memory in
+    /// quarantine, and what it refused would count.
+    static let measuresMemory = !ServerProcess.isSanitized
 
     /// The server's peak resident memory so far (VmHWM), from /proc.
     static func peakBytes(_ server: ServerProcess) -> Int {
@@ -100,7 +104,7 @@ struct MemoryBudgetTests {
         #expect(outcomes.count { $0 == .kept } == 2, "\(outcomes)")
         #expect(outcomes.filter { $0 != .kept }.allSatisfy { $0 == .refused(code: 1013) || $0 == .refused(code: nil) })
         #expect(outcomes.contains(.refused(code: 1013)))
-        #expect(peak - before < budget + Self.overhead)
+        if Self.measuresMemory { #expect(peak - before < budget + Self.overhead) }
         withExtendedLifetime(kept) {}
     }
 
@@ -127,9 +131,6 @@ struct MemoryBudgetTests {
         let last = try #require(tokens.last)
         #expect(server.waitForEvent("jumpFinished", of: last.session, timeout: 30) != nil)
         let peak = Self.peakBytes(server)
-        let evicted = try #require(
-            server.waitForEvent("sessionEvicted", of: tokens[0].session), "the oldest held session stayed")
-        #expect(evicted["data"]?["reason"] == "maxHeldBytes", "\(evicted)")
         let listed = try JSONParser.parse(HTTPProbe.get(port: server.port, path: "/api/sessions").text)
         let held = (listed["sessions"]?.array ?? []).filter { $0["connected"] == false }
         let heldItems = held.reduce(0) { $0 + Int($1["itemCount"]?.number ?? 0) }
@@ -138,8 +139,11 @@ struct MemoryBudgetTests {
             "150 sessions parked after a jump to item-10000, --max-held-bytes \(budget >> 20) MiB: \(held.count) held "
                 + "(\(heldItems) items), RSS \(before >> 20) MiB → peak \(peak >> 20) MiB; "
                 + "ping p99 \(TerminalStallTests.p99(times))")
-        #expect(peak - before < budget + Self.overhead)
+        if Self.measuresMemory { #expect(peak - before < budget + Self.overhead) }
         #expect(held.count >= 1 && held.count < 150)
+        let evicted = try #require(
+            server.waitForEvent("sessionEvicted", of: tokens[0].session), "the oldest held session stayed")
+        #expect(evicted["data"]?["reason"] == "maxHeldBytes", "\(evicted)")
 
         // The oldest's resume is answered as an unknown token (a new session); the latest's resumes it.
         let late = try PlaygroundConnection(port: server.port)
