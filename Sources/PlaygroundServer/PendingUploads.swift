@@ -46,6 +46,11 @@ struct PendingUploads {
         uploads[id].map { !$0.bytes.isEmpty } ?? false
     }
 
+    /// The client address the upload of `id` came from, if it has one.
+    func peer(of id: ConnectionID) -> String? {
+        uploads[id]?.peer
+    }
+
     /// Adds a piece to the upload of `id` (from `peer`), or refuses it and drops what `id` had sent.
     mutating func append(_ piece: some Collection<UInt8>, for id: ConnectionID, peer: String) -> Refusal? {
         var upload = uploads.removeValue(forKey: id) ?? Upload(bytes: [], peer: peer)

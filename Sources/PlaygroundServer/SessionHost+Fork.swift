@@ -56,7 +56,7 @@ extension SessionHost {
                 at: time, loop: loop)
             return
         }
-        let peer = loop.peerAddress(of: id) ?? "unknown"
+        let peer = uploads.peer(of: id) ?? loop.peerAddress(of: id) ?? "unknown"
         switch uploads.append(piece.utf8, for: id, peer: peer) {
         case nil:
             return
