@@ -10,8 +10,10 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct MemoryBudgetTests {
     /// What the server may take besides a budget during an attack: the transport's buffers, a message
-    /// being parsed, the allocator's slack, the event ring and the sessions' other state (2–3 MiB measured).
-    static let overhead = 32 << 20
+    /// being parsed, the allocator's slack, the event ring and the sessions' other state (0–3 MiB measured).
+    static let overhead = 16 << 20
+    /// What docs/security.md says a held session's item counts for in `--max-held-bytes`.
+    static let heldBytesPerItem = 112
 
     /// Whether the server's resident memory means anything: a sanitized build keeps freed memory in
     /// quarantine, and what it refused would count.
@@ -117,14 +119,16 @@ struct MemoryBudgetTests {
         let server = try ServerProcess(["--max-held-bytes", String(budget), "--log-format", "json"])
         let before = server.residentBytes
         let watcher = try PingWatcher(port: server.port)
-        let hello = #"{"type":"hello","version":1,"config":{"maxItems":0,"loadLatencyMs":0}}"#
         var tokens: [(session: String, token: String)] = []
-        for _ in 0..<150 {
+        for index in 0..<150 {
+            // Every other jump lands 200 ms after it is asked for: once its page has gone, while the session
+            // is held; the others land before.
+            let latency = index.isMultiple(of: 2) ? 0 : 200
             let socket = try RawWebSocket(port: server.port, timeout: .seconds(30))
-            try socket.send(hello)
+            try socket.send(#"{"type":"hello","version":1,"config":{"maxItems":0,"loadLatencyMs":\#(latency)}}"#)
             let welcome = try JSONParser.parse(socket.receive(until: { $0.contains(#""type":"welcome""#) }))
             tokens.append((try #require(welcome["session"]?.string), try #require(welcome["resume"]?.string)))
-            // Gone at once: the jump lands while the session is held (its timer still runs).
+            // Gone at once: the session's timers still run while it is held.
             try socket.send(#"{"type":"jump","id":"item-10000"}"#)
             socket.drop()
         }
@@ -141,6 +145,7 @@ struct MemoryBudgetTests {
                 + "ping p99 \(TerminalStallTests.p99(times))")
         if Self.measuresMemory { #expect(peak - before < budget + Self.overhead) }
         #expect(held.count >= 1 && held.count < 150)
+        #expect(heldItems * Self.heldBytesPerItem <= budget)
         let evicted = try #require(
             server.waitForEvent("sessionEvicted", of: tokens[0].session), "the oldest held session stayed")
         #expect(evicted["data"]?["reason"] == "maxHeldBytes", "\(evicted)")
