@@ -24,6 +24,8 @@ struct ForkQueue {
         let peer: String
         let work: @Sendable () -> ForkRebuild
         let cancellation: ForkCancellation
+        /// The parent trace its work holds, counted in the server's upload budget until the fork leaves.
+        let upload: PendingUploads.Held
     }
 
     /// Why a fork is not taken now; the page may send its hello again (its parent trace is kept).
@@ -40,7 +42,8 @@ struct ForkQueue {
     let perPeer: Int
     private(set) var waiting: [Entry] = []
     /// The fork being rebuilt; it still counts after its page went, until its rebuild returns.
-    private(set) var running: (connection: ConnectionID, peer: String, cancellation: ForkCancellation)?
+    private(set) var running:
+        (connection: ConnectionID, peer: String, cancellation: ForkCancellation, upload: PendingUploads.Held)?
 
     init(capacity: Int, perPeer: Int) {
         self.capacity = max(1, capacity)
@@ -67,22 +70,27 @@ struct ForkQueue {
     mutating func startNext() -> Entry? {
         guard running == nil, !waiting.isEmpty else { return nil }
         let entry = waiting.removeFirst()
-        running = (entry.connection, entry.peer, entry.cancellation)
+        running = (entry.connection, entry.peer, entry.cancellation, entry.upload)
         return entry
     }
 
-    /// The running rebuild returned.
-    mutating func finished() {
-        running = nil
+    /// The running rebuild returned: the parent trace it held, now free.
+    mutating func finished() -> PendingUploads.Held? {
+        defer { running = nil }
+        return running?.upload
     }
 
-    /// The page of `connection` went: its queued fork is dropped, a running one is told to stop.
-    mutating func cancel(_ connection: ConnectionID) {
+    /// The page of `connection` went: its queued fork is dropped (the parent traces it held are returned,
+    /// now free), a running one is told to stop.
+    mutating func cancel(_ connection: ConnectionID) -> [PendingUploads.Held] {
+        var freed: [PendingUploads.Held] = []
         waiting.removeAll { entry in
             guard entry.connection == connection else { return false }
             entry.cancellation.cancel()
+            freed.append(entry.upload)
             return true
         }
         if running?.connection == connection { running?.cancellation.cancel() }
+        return freed
     }
 }

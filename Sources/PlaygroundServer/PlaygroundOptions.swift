@@ -43,6 +43,13 @@ public struct PlaygroundOptions: Sendable {
     public var maxForkBytes = 8 * 1024 * 1024
     /// The most lines of parent trace a fork may send, header included (`--max-fork-lines`).
     public var maxForkLines = 50_000
+    /// The most bytes of traces uploaded in `forkTrace` pieces held at once, over every connection
+    /// (`--max-upload-bytes`), counting those a fork's rebuild or a `tryHand` still works on; one client
+    /// address holds at most half. Past it the upload is refused with `server_full` and close 1013.
+    public var maxUploadBytes = 256 << 20
+    /// The most bytes, estimated from their items, of the sessions held for resume (`--max-held-bytes`):
+    /// past it the session that has waited longest for its page is evicted. Live sessions never are.
+    public var maxHeldBytes = 256 << 20
     /// Events kept in memory for `/api/events`.
     public var eventRingCapacity = 10_000
     /// Bytes of events kept in memory for `/api/events`.

@@ -63,6 +63,16 @@ struct ServeArguments: Sendable {
         .integer(
             "max-fork-lines", help: "lines of parent trace a fork may send, header included",
             \.options.maxForkLines, in: 2...1_000_000),
+        .integer(
+            "max-upload-bytes", "BYTES",
+            help: "bytes of traces uploaded before hello (forkTrace) held at once over all connections, "
+                + "at most half from one address; past it server_full and close 1013",
+            \.options.maxUploadBytes, in: 64 * 1024...1 << 40),
+        .integer(
+            "max-held-bytes", "BYTES",
+            help: "bytes (estimated from their items) of sessions awaiting resume; past it the "
+                + "longest-waiting is evicted, never a live one",
+            \.options.maxHeldBytes, in: 1024 * 1024...1 << 40),
         .number(
             "resume-grace", "S", help: "seconds a dropped session waits to be resumed",
             \.options.resumeGraceSeconds, in: 0...86_400, unit: "seconds"),

@@ -47,7 +47,8 @@ extension SessionHost {
     }
 
     /// Keeps a piece of a parent trace sent before `hello`; refuses a piece without `text` or past
-    /// `--max-fork-bytes` (what was sent so far is then dropped).
+    /// `--max-fork-bytes` (what was sent so far is then dropped), and closes with 1013 a connection whose
+    /// piece would take the uploads held past `--max-upload-bytes` (or its address past half of it).
     func receiveForkTrace(_ text: [UInt8], on id: ConnectionID, at time: Int64, loop: WebServerLoop) {
         guard let piece = (try? JSONParser.parse(text))?.object?["text"]?.string else {
             refuse(
@@ -55,16 +56,30 @@ extension SessionHost {
                 at: time, loop: loop)
             return
         }
-        let received = (forkUploads[id]?.count ?? 0) + piece.utf8.count
-        guard received <= options.maxForkBytes else {
-            forkUploads[id] = nil
+        let peer = uploads.peer(of: id) ?? loop.peerAddress(of: id) ?? "unknown"
+        switch uploads.append(piece.utf8, for: id, peer: peer) {
+        case nil:
+            return
+        case .tooLarge(let maxBytes):
+            refuse(
+                ProtocolError(.badMessage, "a parent trace is limited to \(maxBytes) bytes (--max-fork-bytes)"),
+                on: id, at: time, loop: loop)
+        case .serverFull(let maxBytes):
             refuse(
                 ProtocolError(
-                    .badMessage, "a parent trace is limited to \(options.maxForkBytes) bytes (--max-fork-bytes)"),
+                    .serverFull,
+                    "the server holds \(maxBytes) bytes of uploaded traces (--max-upload-bytes): send it again later"),
                 on: id, at: time, loop: loop)
-            return
+            loop.close(id, code: 1013, reason: "uploads full")
+        case .peerFull(let maxBytes):
+            refuse(
+                ProtocolError(
+                    .serverFull,
+                    "this address holds \(maxBytes) bytes of uploaded traces (half of --max-upload-bytes): "
+                        + "send it again later"),
+                on: id, at: time, loop: loop)
+            loop.close(id, code: 1013, reason: "uploads full")
         }
-        forkUploads[id, default: []] += piece.utf8
     }
 
     /// Opens a fork: a new session rebuilt by replaying the parent trace up to `fork.at`, then handed to
@@ -75,7 +90,7 @@ extension SessionHost {
     /// fork is refused.
     func openFork(_ fork: ForkRequest, hello: Hello, on id: ConnectionID, reading: Int64, loop: WebServerLoop) {
         let now = reading / 1_000_000
-        guard let upload = forkUploads[id], !upload.isEmpty else {
+        guard uploads.hasUpload(for: id) else {
             refuse(
                 ProtocolError(.badMessage, "a fork needs its parent trace: send it in forkTrace messages before hello"),
                 on: id, at: now, loop: loop)
@@ -94,7 +109,7 @@ extension SessionHost {
                 at: now, loop: loop)
             return
         }
-        forkUploads[id] = nil
+        guard case (let upload, let held)? = uploads.take(id) else { return }
         // Its hello came in time: the rebuild may take longer than the hello timeout (it is bounded by
         // --max-fork-lines, and the queue by maxForksInProgress).
         links[id]?.forking = hello
@@ -108,7 +123,8 @@ extension SessionHost {
         let work: @Sendable () -> ForkRebuild = {
             Self.rebuild(upload, fork: fork, limits: limits, resumeToken: token, cancellation: cancellation)
         }
-        forkQueue.enqueue(ForkQueue.Entry(connection: id, peer: peer, work: work, cancellation: cancellation))
+        forkQueue.enqueue(
+            ForkQueue.Entry(connection: id, peer: peer, work: work, cancellation: cancellation, upload: held))
         startNextFork(loop: loop)
     }
 
@@ -178,7 +194,7 @@ extension SessionHost {
     /// so a replay rebuilds the same state), a `fork` reference, and the parent's lines up to the moment with
     /// the decisions they make; its clock continues the parent's, so `replay` of the fork reproduces it.
     func forkRebuilt(_ result: ForkRebuild, on id: ConnectionID, loop: WebServerLoop) {
-        forkQueue.finished()
+        if let freed = forkQueue.finished() { uploads.release(freed) }
         defer { startNextFork(loop: loop) }
         guard let hello = links[id]?.forking else { return }
         links[id]?.forking = nil

@@ -108,13 +108,13 @@ extension SessionHost {
     /// Runs a `tryHand` on the trace this connection sent before it, off the service thread, and answers on the
     /// same connection (``handTried(_:on:loop:)``).
     func tryHand(_ text: [UInt8], on id: ConnectionID, at time: Int64, loop: WebServerLoop) {
-        guard !handTrials.contains(id), handTrials.count < Self.maxHandTrialsInProgress else {
+        guard handTrials[id] == nil, handTrials.count < Self.maxHandTrialsInProgress else {
             refuse(
                 ProtocolError(.notReady, "the server is running other hands: send tryHand again shortly"), on: id,
                 at: time, loop: loop)
             return
         }
-        guard let upload = forkUploads.removeValue(forKey: id), !upload.isEmpty else {
+        guard uploads.hasUpload(for: id), case (let upload, let held)? = uploads.take(id) else {
             refuse(
                 ProtocolError(.badMessage, "send the trace first, in forkTrace pieces"), on: id, at: time, loop: loop)
             return
@@ -123,7 +123,7 @@ extension SessionHost {
         let work: @Sendable () -> Result<JSONValue, ProtocolError> = {
             HandTrial.run(upload: upload, request: text, maxLines: maxLines)
         }
-        handTrials.insert(id)
+        handTrials[id] = held
         if let tryHandOffLoop {
             tryHandOffLoop(id, work)
         } else {
@@ -133,7 +133,8 @@ extension SessionHost {
 
     /// A `tryHand` ran: its answer (or why not) goes to the connection, if it is still there.
     func handTried(_ result: Result<JSONValue, ProtocolError>, on id: ConnectionID, loop: WebServerLoop) {
-        guard handTrials.remove(id) != nil, links[id] != nil else { return }
+        if let freed = handTrials.removeValue(forKey: id) { uploads.release(freed) }
+        guard links[id] != nil else { return }
         switch result {
         case .success(let answer): loop.send(answer.jsonBytes, to: id)
         case .failure(let error): refuse(error, on: id, at: now, loop: loop)

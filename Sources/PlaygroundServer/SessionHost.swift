@@ -27,6 +27,9 @@ final class SessionHost: WebServerDelegate {
         var clockOffset: Int64 = 0
         /// Why the session has no trace, if the log folder could not take one when it opened.
         var notRecorded: String?
+        /// What it counts in `--max-held-bytes` while it waits to be resumed (SessionHost+MemoryBudget); 0
+        /// while its page is connected.
+        var heldBytes = 0
 
         /// The session's time (milliseconds, what its core and trace see) for a clock reading (nanoseconds).
         func time(_ reading: Int64) -> Int64 { reading / 1_000_000 - clockOffset }
@@ -72,8 +75,12 @@ final class SessionHost: WebServerDelegate {
     var sessions: [SessionID: Hosted] = [:]
     var sessionIDsByToken: [String: SessionID] = [:]
     var nextSessionNumber: Int
-    /// Parent traces sent in `forkTrace` messages before `hello`, by connection (SessionHost+Fork).
-    var forkUploads: [ConnectionID: [UInt8]] = [:]
+    /// Parent traces sent in `forkTrace` messages before `hello`, by connection, within
+    /// `--max-upload-bytes` (SessionHost+Fork).
+    var uploads: PendingUploads
+    /// The estimated bytes of the sessions held for resume, within `--max-held-bytes`
+    /// (SessionHost+MemoryBudget).
+    var heldSessionBytes = 0
     /// Why no new session can be recorded (`traces/` cannot be created), checked at start and again for
     /// each new session while it lasts; nil when traces can be written.
     var tracesUnavailable: String?
@@ -87,8 +94,9 @@ final class SessionHost: WebServerDelegate {
     /// Runs a `tryHand` off the service thread, then ``handTried(_:on:loop:)`` on it (set by
     /// PlaygroundServer); nil runs it in place.
     var tryHandOffLoop: ((ConnectionID, @escaping @Sendable () -> Result<JSONValue, ProtocolError>) -> Void)?
-    /// Connections whose `tryHand` is running (SessionHost+HandTrial).
-    var handTrials: Set<ConnectionID> = []
+    /// Connections whose `tryHand` is running, with the trace each holds (SessionHost+HandTrial). A trial
+    /// whose page went still counts until it returns.
+    var handTrials: [ConnectionID: PendingUploads.Held] = [:]
 
     init(
         options: PlaygroundOptions, log: EventLog, logBudget: LogBudget? = nil,
@@ -98,6 +106,7 @@ final class SessionHost: WebServerDelegate {
         self.log = log
         self.logBudget = logBudget
         self.clock = clock
+        uploads = PendingUploads(maxPerUpload: options.maxForkBytes, maxBytes: options.maxUploadBytes)
         nextSessionNumber = Self.firstFreeSessionNumber(in: options.logDirectory)
         // Logged, not traced: the server's housekeeping, like an eviction.
         logBudget?.removed = { [log, maxBytes = options.maxLogBytes] session, bytes in
@@ -239,10 +248,11 @@ final class SessionHost: WebServerDelegate {
 
     func connectionClosed(_ id: ConnectionID, code: UInt16?, on loop: WebServerLoop) {
         let link = links.removeValue(forKey: id)
-        forkUploads[id] = nil
-        // A fork nobody waits for leaves the queue now (and its rebuild stops if running).
-        if link?.forking != nil { forkQueue.cancel(id) }
-        handTrials.remove(id)
+        uploads.drop(id)
+        // A fork nobody waits for leaves the queue now with its parent (and its rebuild stops if running).
+        if link?.forking != nil {
+            for freed in forkQueue.cancel(id) { uploads.release(freed) }
+        }
         if let timer = link?.helloTimer { loop.cancel(timer) }
         guard let sessionID = link?.session, let hosted = sessions[sessionID], hosted.connection == id else { return }
         hosted.connection = nil
@@ -259,6 +269,7 @@ final class SessionHost: WebServerDelegate {
         hosted.graceTimer = loop.schedule(afterMilliseconds: options.resumeGraceMilliseconds) { [weak self] loop in
             self?.expire(sessionID, loop: loop)
         }
+        countHeld(hosted, loop: loop)
     }
 
     /// The session a connection said hello for, if any.
@@ -384,13 +395,19 @@ final class SessionHost: WebServerDelegate {
 
     /// Makes room for a new session by dropping the held session that has waited longest for its page.
     func evictLongestWaiting(loop: WebServerLoop) {
-        let waiting = sessions.values.filter { $0.connection == nil }
-        guard let oldest = waiting.min(by: { ($0.disconnectedAt ?? 0) < ($1.disconnectedAt ?? 0) }) else { return }
+        guard let oldest = longestWaiting() else { return }
         forget(oldest, loop: loop)
         // Logged, not traced: it is the server's housekeeping, not a decision of the session's rules.
         log.record(
             LogEntry(.sessionEvicted, ["reason": "maxSessions", "maxSessions": .int(options.maxSessions)]),
             session: oldest.id.description)
+    }
+
+    /// The held session that has waited longest for its page; nil when every session is connected.
+    func longestWaiting() -> Hosted? {
+        sessions.values.filter { $0.connection == nil }.min {
+            ($0.disconnectedAt ?? 0, $0.id.number) < ($1.disconnectedAt ?? 0, $1.id.number)
+        }
     }
 
     /// Gives a reconnecting page its session back, taking it from a connection not yet known to be dead.
@@ -409,6 +426,7 @@ final class SessionHost: WebServerDelegate {
         }
         hosted.connection = id
         hosted.disconnectedAt = nil
+        uncountHeld(hosted)
         links[id]?.session = hosted.id
         if let timer = links[id]?.helloTimer {
             loop.cancel(timer)
@@ -428,7 +446,8 @@ final class SessionHost: WebServerDelegate {
 
     /// Drops a held session: its timers, its place and its token; its trace is written out, and may now be
     /// removed to make room.
-    private func forget(_ hosted: Hosted, loop: WebServerLoop) {
+    func forget(_ hosted: Hosted, loop: WebServerLoop) {
+        uncountHeld(hosted)
         for timer in hosted.timers.values { loop.cancel(timer) }
         if let grace = hosted.graceTimer { loop.cancel(grace) }
         if let trace = hosted.trace {
@@ -484,6 +503,8 @@ final class SessionHost: WebServerDelegate {
         let time = hosted.time(clock())
         hosted.trace?.record(.timer(t: time, timer))
         perform(hosted.state.reduce(.timerFired(timer), now: time), for: hosted, at: time, loop: loop)
+        // A held session's timers still run: a page load or an arrival may add items while it waits.
+        if hosted.graceTimer != nil, sessions[sessionID] === hosted { countHeld(hosted, loop: loop) }
     }
 
     /// Answers a message refused before hello with `error` and logs `protocolError`; the connection stays,

@@ -23,7 +23,8 @@ extension EventName {
         case .sessionForked:
             .init(.session, "A page took over a fork: a session rebuilt from a parent trace up to a moment.")
         case .sessionClosed: .init(.session, "A connection ended (close code, whether the session is resumable).")
-        case .sessionEvicted: .init(.session, "A session held for resume was dropped to make room for a new one.")
+        case .sessionEvicted:
+            .init(.session, "A session held for resume was dropped: for a new session, or within --max-held-bytes.")
         case .traceRemoved:
             .init(.session, "An ended session's trace was removed to keep the log folder under its cap.")
         case .sessionReset: .init(.session, "A reset put the feed back to its first page.")

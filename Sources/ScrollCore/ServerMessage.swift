@@ -268,7 +268,8 @@ public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     case presetDisagreement
     /// A message was refused.
     case protocolError
-    /// A session held for resume was dropped to make room for a new one (`--max-sessions`).
+    /// A session held for resume was dropped to make room: for a new one (`--max-sessions`), or to stay within
+    /// `--max-held-bytes`.
     case sessionEvicted
     /// A closed session's trace was removed to keep the log folder under `--max-log-bytes` (data: `reason`,
     /// `bytes`, `maxLogBytes`).

@@ -242,6 +242,7 @@ struct LimitsTests {
         for flag in [
             "--max-message", "--max-outbound", "--max-geometry-rate", "--max-sessions", "--max-connecting",
             "--hello-timeout", "--max-session-items", "--max-log-bytes", "--max-fork-bytes", "--max-fork-lines",
+            "--max-upload-bytes", "--max-held-bytes",
         ] {
             #expect(result.stdout.contains(flag), "missing \(flag) in --help")
             #expect(readme.contains("`\(flag) "), "missing \(flag) in docs/security.md")
