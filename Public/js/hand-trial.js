@@ -11,7 +11,7 @@ const TIMEOUT_MS = 20_000;
 export class HandTrial {
   /**
    * @param {object} parts The panel's elements: `form`, `preset`, `settings`, `run`, `status`, `rows`,
-   *   `recorded`, `simulated`, `summary`, `exportLink`, and `presetSource` (the trace's own preset list).
+   *   `recorded`, `simulated`, `summary`, `exportLink`, `swiftLink`, and `presetSource` (the trace's own preset list).
    * @param {() => {trace, name} | null} current The opened trace.
    * @param {string} url The WebSocket URL.
    */
@@ -123,12 +123,19 @@ export class HandTrial {
       `${result.preset}${changed.length ? ` with ${changed.map((k) => `${k}=${JSON.stringify(result.settings[k])}`).join(" ")}` : ""}: ` +
       `${result.same ? "the same loads and refreshes as recorded" : "other loads or refreshes than recorded"} · ` +
       `stall ${r.stallTotalMs} ms (p95 ${r.stallP95Ms} ms) · ${r.started} load(s) · ${r.pulls} pull(s)`;
+    const name = opened.name.replace(/\.jsonl?$/, "");
     const settings = { preset: result.preset, ...result.settings };
-    const blob = new Blob([JSON.stringify(settings, null, 2) + "\n"], { type: "application/json" });
-    if (this.exportLink.href) URL.revokeObjectURL(this.exportLink.href);
-    this.exportLink.href = URL.createObjectURL(blob);
-    this.exportLink.download = `${opened.name.replace(/\.jsonl?$/, "")}-settings.json`;
-    this.exportLink.hidden = false;
+    offer(this.exportLink, JSON.stringify(settings, null, 2) + "\n", "application/json", `${name}-settings.json`);
+    // The same settings as the app takes them: the `FeedSettings` that `scroll-playground export` writes.
+    if (typeof result.swift === "string") offer(this.swiftLink, result.swift, "text/x-swift", `${name}-settings.swift`);
     this.show("");
   }
+}
+
+/** Makes `link` download `text` as `file`, freeing what it offered before. */
+function offer(link, text, type, file) {
+  if (link.href) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = file;
+  link.hidden = false;
 }

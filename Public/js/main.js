@@ -135,6 +135,7 @@ new HandTrial(
     simulated: byId("hand-simulated"),
     summary: byId("hand-summary"),
     exportLink: byId("hand-export"),
+    swiftLink: byId("hand-export-swift"),
   },
   () => (traceView.trace ? { trace: traceView.trace, name: traceView.name ?? "trace" } : null),
   defaultSocketURL(),

@@ -89,6 +89,10 @@ enum HandTrial {
         }
         var metrics: [String: JSONValue] = [:]
         for (name, value) in run.report.metrics { metrics[name] = .number(value) }
+        // The settings that won, as an app takes them (what `export` writes; physics is the page's, not a rule).
+        var export = ExportCommand()
+        export.config = simulation.config
+        export.config.physics = ScrollConfig().physics
         return .success([
             "type": "handResult", "preset": .string(simulation.config.preset.rawValue),
             "recordedPreset": .string(hand.config.preset.rawValue), "settings": .object(changed),
@@ -96,7 +100,7 @@ enum HandTrial {
             "recorded": row(agreement.recorded), "simulated": row(agreement.simulated),
             "same": .bool(agreement.firstDifference == nil),
             "difference": agreement.firstDifference.map { .string($0) } ?? .null,
-            "report": .object(metrics),
+            "report": .object(metrics), "swift": .string(export.render()),
         ])
     }
 }

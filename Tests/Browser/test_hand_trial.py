@@ -46,6 +46,12 @@ def test_a_recorded_hand_under_other_settings_beside_the_recorded_one(start_serv
     settings = json.loads(open(download.value.path(), encoding="utf-8").read())
     # The recording was made under refreshableLegacy; the export names it with the changed settings.
     assert settings == {"preset": "refreshableLegacy", "bottomThreshold": 0, "loadLatencyMs": 600}, settings
+    # And as the app takes them: the rules' setting in Swift; the synthetic feed's latency is no rule.
+    with page.expect_download() as download:
+        page.click("#hand-export-swift")
+    swift = open(download.value.path(), encoding="utf-8").read()
+    assert "FeedSettings(preset: .refreshableLegacy)" in swift and "settings.bottomThreshold = 0" in swift, swift
+    assert "settings.loadLatencyMs" not in swift, swift
     # Another preset; and a setting the server does not know is refused in one line.
     simulate(page, "", "refreshable")
     expect(page.locator("#hand-summary")).to_contain_text("refreshable")
