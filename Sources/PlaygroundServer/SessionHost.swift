@@ -54,8 +54,12 @@ final class SessionHost: WebServerDelegate {
 
     /// What the host knows of an open WebSocket.
     struct Link {
-        /// The session it said hello for; nil until then.
-        var session: SessionID?
+        /// The session it said hello for; nil until then. Kept as the hosted session itself, so a message
+        /// finds its session with one lookup: a link holds a session only while the session is in `sessions`
+        /// with this connection (`forget` drops only sessions without one).
+        var hosted: Hosted?
+        /// The id of the session it said hello for; nil until then.
+        var session: SessionID? { hosted?.id }
         /// Closes the connection if hello does not come in time.
         var helloTimer: TimerHandle?
         var refusals = RefusalWindow()
@@ -263,7 +267,7 @@ final class SessionHost: WebServerDelegate {
 
     /// The session a connection said hello for, if any.
     private func session(of id: ConnectionID) -> Hosted? {
-        links[id]?.session.flatMap { sessions[$0] }
+        links[id]?.hosted
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse? {
@@ -319,11 +323,11 @@ final class SessionHost: WebServerDelegate {
         trace?.recordInput(raw, isJSON: true, at: time)
         // Registered before reducing so its log entries find it; dropped again if hello is refused.
         sessions[sessionID] = hosted
-        links[id]?.session = sessionID
+        links[id]?.hosted = hosted
         handle(.message(.success(.hello(hello))), on: hosted, at: time, loop: loop)
         guard hosted.state.lifecycle == .open else {
             sessions[sessionID] = nil
-            links[id]?.session = nil
+            links[id]?.hosted = nil
             return
         }
         accept(hosted, on: id, loop: loop)
@@ -404,12 +408,12 @@ final class SessionHost: WebServerDelegate {
             hosted.graceTimer = nil
         }
         if let previous = hosted.connection, previous != id {
-            links[previous]?.session = nil
+            links[previous]?.hosted = nil
             loop.close(previous, code: 1008, reason: "session resumed elsewhere")
         }
         hosted.connection = id
         hosted.disconnectedAt = nil
-        links[id]?.session = hosted.id
+        links[id]?.hosted = hosted
         if let timer = links[id]?.helloTimer {
             loop.cancel(timer)
             links[id]?.helloTimer = nil
@@ -435,6 +439,8 @@ final class SessionHost: WebServerDelegate {
             let bytes = trace.finish()
             if bytes > 0 { logBudget?.ended(hosted.id, path: trace.path, bytes: bytes) }
         }
+        // Held sessions have no connection; were one still linked, its link would no longer find it.
+        if let connection = hosted.connection { links[connection]?.hosted = nil }
         sessions[hosted.id] = nil
         sessionIDsByToken[hosted.state.resumeToken] = nil
     }

@@ -34,7 +34,7 @@ extension SessionState {
             ack: lastGeometry?.seq, preset: config.preset, reachedBottom: edges.bottom.reached, pull: controller.pull,
             refreshing: refreshing, loadingNextPage: loadingNextPage, hasMore: hasMore,
             itemCount: window.items.count, indicator: controller.indicator,
-            origin: config.preset.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil,
+            origin: config.rules.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil,
             loadFailure: loadFailureState(at: .bottom),
             topEdge: hasTopEdge
                 ? TopEdgeState(

@@ -15,7 +15,7 @@ extension FeedController {
     mutating func load(_ edge: FeedEdge, _ trigger: FeedTrigger, _ turn: inout Turn<some RandomNumberGenerator>) {
         let failure = loads[edge].failure
         let ask: LoadAsk = trigger == .manual ? .person : trigger == .retry ? .retry : .rule
-        let admission = settings.preset.behavior.admitLoad(
+        let admission = settings.behavior.admitLoad(
             ask, inFlight: loads[edge].inFlight != nil, hasMore: hasItems(beyond: edge), refreshing: isRefreshing,
             retry: failure?.next.status)
         switch admission {

@@ -4,7 +4,7 @@ extension FeedController {
     /// A pull or a person asks for a refresh: the preset's behaviour admits it, defers it to the top edge, or
     /// ignores it while one is in flight.
     mutating func startRefresh(_ trigger: FeedTrigger, _ turn: inout Turn<some RandomNumberGenerator>) {
-        switch settings.preset.behavior.admitRefresh(hasPrevious: hasPrevious, refreshInFlight: refresh.isInFlight) {
+        switch settings.behavior.admitRefresh(hasPrevious: hasPrevious, refreshInFlight: refresh.isInFlight) {
         case .yieldsToPrevious:
             // Older items above: new ones cannot go on top of the gap, so the preset loads those first.
             turn.decide(.refreshYielded(trigger: trigger))
@@ -61,7 +61,7 @@ extension FeedController {
     /// content landing re-arms it.)
     private mutating func loadWhatTheRefreshHeldBack(_ turn: inout Turn<some RandomNumberGenerator>) {
         guard
-            settings.preset.behavior.loadsWhatRefreshHeldBack(
+            settings.behavior.loadsWhatRefreshHeldBack(
                 refreshing: isRefreshing, bottomIdle: loads.bottom == .idle, atBottom: memory.reachedBottom,
                 hasMore: hasMore)
         else { return }

@@ -57,12 +57,12 @@ public struct FeedController: Equatable, Sendable {
     public func retry(_ edge: FeedEdge) -> RetryStatus? { loads[edge].failure?.next.status }
 
     /// The pull as the preset sees it (nothing for presets without pull-to-refresh).
-    public var pull: PullState { settings.preset.detectsPull ? memory.pull : PullState() }
+    public var pull: PullState { settings.behavior.refresh != .none ? memory.pull : PullState() }
 
     /// How to draw the refresh indicator and the loading row.
     public var indicator: IndicatorState {
-        settings.preset.indicator(
-            pull: pull, refreshing: isRefreshing, loadingNextPage: isLoading(.bottom),
+        IndicatorState(
+            settings.behavior.indicator, pull: pull, refreshing: isRefreshing, loadingNextPage: isLoading(.bottom),
             offset: lastGeometry?.along(settings.axis).offset ?? 0, pullThreshold: settings.pullThreshold)
     }
 
@@ -261,7 +261,7 @@ public struct FeedController: Equatable, Sendable {
     mutating func rearm(_ edge: FeedEdge) {
         guard let length = lastGeometry?.along(settings.axis).contentLength else { return }
         switch edge {
-        case .bottom where settings.preset.behavior.rearmsBottomWhenItemsLand:
+        case .bottom where settings.behavior.rearmsBottomWhenItemsLand:
             memory.contentLengthAtLanding = length
         case .top where settings.loadsPrevious:
             memory.contentLengthAtTopLanding = length
