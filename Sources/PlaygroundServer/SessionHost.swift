@@ -454,11 +454,15 @@ final class SessionHost: WebServerDelegate {
         var refusedOn: ConnectionID?
         for effect in effects {
             switch effect {
-            case .send(var message):
+            case .send(let message):
                 guard let connection = hosted.connection else { continue }
-                let reason = message.kind == .welcome ? traceMissing(of: hosted) : recordingStopped(of: hosted)
-                if let reason { message = message.noting(recordingStopped: reason) }
-                loop.send(message.encoded(), to: connection, coalescingKey: message.coalescingKey)
+                // Sent as it is unless the recording's trouble must be noted: no copy of a `state` to change.
+                if let reason = message.kind == .welcome ? traceMissing(of: hosted) : recordingStopped(of: hosted) {
+                    let noted = message.noting(recordingStopped: reason)
+                    loop.send(noted.encoded(), to: connection, coalescingKey: noted.coalescingKey)
+                } else {
+                    loop.send(message.encoded(), to: connection, coalescingKey: message.coalescingKey)
+                }
                 if case .error(let error) = message, error.code.isRefusal { refusedOn = connection }
             case .schedule(let timer, let delay):
                 if let previous = hosted.timers[timer] { loop.cancel(previous) }

@@ -10,7 +10,7 @@ extension SessionState {
         lastGeometry = report
         let seq = report.seq
         let axis = report.geometry.along(config.axis)
-        controller.heldRules = heldRules
+        holdRules()
         let decisions = ask(.geometryChanged(report.geometry, phase: report.phase))
         let verdict = controller.verdict
 
