@@ -108,4 +108,24 @@ struct StateEncodingTests {
             #expect(message.encoded() == Self.general(message), "\(message.kind)")
         }
     }
+
+    /// An item is written as its JSON tree is, with and without each optional member and extra fields.
+    @Test func itemsAreWrittenAsTheirJSONTrees() {
+        var items: [FeedItem] = []
+        for subtitle in [nil, "sub \"quoted\"", ""] as [String?] {
+            for height in [nil, 0, 44, 390.25, -1e-7, .nan] as [Double?] {
+                items.append(
+                    FeedItem(id: "item-\(items.count)", title: "Title é\n", subtitle: subtitle, height: height))
+            }
+        }
+        items.append(
+            FeedItem(id: "x", title: "t", subtitle: "s", height: 3, extra: ["a": 1, "zz": "last", "id": "not"]))
+        for item in items {
+            var direct = JSONWriter()
+            item.write(to: &direct)
+            var tree = JSONWriter()
+            tree.value(item.json)
+            #expect(direct.bytes == tree.bytes, "\(item)")
+        }
+    }
 }
