@@ -132,12 +132,28 @@ final class SessionHost: WebServerDelegate {
 
     /// A clock of nanoseconds since the call.
     static func monotonicNanoseconds() -> () -> Int64 {
-        let start = ContinuousClock.now
-        return {
-            let elapsed = ContinuousClock.now - start
-            return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-        }
+        #if os(Linux)
+            // `ContinuousClock`'s own clock, read directly: its `now`, the `Duration` subtraction and
+            // `components` cost about 550 instructions an input under callgrind, this about 60.
+            let start = bootTimeNanoseconds()
+            return { bootTimeNanoseconds() - start }
+        #else
+            let start = ContinuousClock.now
+            return {
+                let elapsed = ContinuousClock.now - start
+                return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+            }
+        #endif
     }
+
+    #if os(Linux)
+        /// `CLOCK_BOOTTIME` in nanoseconds: what `ContinuousClock` reads on Linux (it goes on during suspend).
+        private static func bootTimeNanoseconds() -> Int64 {
+            var now = timespec()
+            clock_gettime(CLOCK_BOOTTIME, &now)
+            return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        }
+    #endif
 
     // MARK: WebServerDelegate
 
