@@ -23,6 +23,7 @@ TRACE_BIN=$OUT/trace-fuzz
 
 # compile BINARY ENTRY.swift: ScrollRules' and ScrollCore's sources and the entry point as one module, unless
 # up to date. ScrollCore's re-export of ScrollRules is left out: in one module there is nothing to import.
+# `-package-name` as SwiftPM gives one, for the sources' `package` declarations.
 compile() {
     local binary=$1 entry=$2 newest sources
     mkdir -p "$OUT"
@@ -31,7 +32,7 @@ compile() {
     if [[ -x "$binary" && "$binary" -nt "$newest" && "$binary" -nt Fuzz/fuzz.sh ]]; then return; fi
     echo "fuzz: compiling $binary"
     swiftc -swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld \
-        -module-name "$(basename "$entry" .swift)" -o "$binary" "${sources[@]}" "$entry"
+        -package-name scroll_playground -module-name "$(basename "$entry" .swift)" -o "$binary" "${sources[@]}" "$entry"
 }
 
 build() {

@@ -237,7 +237,7 @@ extension SessionHost {
         hosted.connection = id
         hosted.clockOffset = now - fork.at
         sessions[sessionID] = hosted
-        links[id]?.session = sessionID
+        links[id]?.hosted = hosted
         accept(hosted, on: id, welcomed: false, loop: loop)
         // Timers the parent had asked for still run, as far from the moment as they were.
         for pending in rebuilt.pendingTimers {

@@ -103,13 +103,13 @@ public struct ScrollConfig: Equatable, Hashable, Sendable {
 
     /// The new-message interval in force (0 = none): the explicit one, else the preset's default.
     public var newMessageEveryMs: Int {
-        explicitNewMessageEveryMs ?? preset.behavior.defaultNewMessageEveryMs
+        explicitNewMessageEveryMs ?? rules.behavior.defaultNewMessageEveryMs
     }
 
     /// Whether the feed has a top edge that loads previous pages: it opens in the middle (`startAt`) or at
     /// the bottom (`chat`). A feed that opens at its first item has nothing above it.
     public var twoWay: Bool {
-        startAt != 0 || preset.behavior.opensAtBottom
+        startAt != 0 || rules.behavior.opensAtBottom
     }
 
     /// The pull threshold in force: the explicit one, else the preset's default.

@@ -186,7 +186,7 @@ extension ItemsMessage {
         writer.number(rev)
         writer.key("items")
         writer.beginArray()
-        for item in items { writer.value(item.json) }
+        for item in items { item.write(to: &writer) }
         writer.endArray()
         if let trimmed {
             writer.key("edge")
@@ -202,6 +202,32 @@ extension ItemsMessage {
             writer.key("older")
             writer.bool(true)
         }
+    }
+}
+
+extension FeedItem {
+    /// Writes ``json``. An item without extra fields (every generated feed's) is written straight, its members
+    /// in the order the tree's sorted keys give (`height`, `id`, `subtitle`, `title`): building the tree
+    /// (a dictionary) and sorting its keys cost about 400 instructions an item.
+    func write(to writer: inout JSONWriter) {
+        guard extra.isEmpty else {
+            writer.value(json)
+            return
+        }
+        writer.beginObject()
+        if let height {
+            writer.key("height")
+            writer.number(height)
+        }
+        writer.key("id")
+        writer.string(id)
+        if let subtitle {
+            writer.key("subtitle")
+            writer.string(subtitle)
+        }
+        writer.key("title")
+        writer.string(title)
+        writer.endObject()
     }
 }
 

@@ -10,7 +10,7 @@ extension SessionState {
         lastGeometry = report
         let seq = report.seq
         let axis = report.geometry.along(config.axis)
-        controller.heldRules = heldRules
+        holdRules()
         let decisions = ask(.geometryChanged(report.geometry, phase: report.phase))
         let verdict = controller.verdict
 
@@ -32,7 +32,7 @@ extension SessionState {
         carryOut(decisions.filter { $0 != .returnedToOrigin }, geometrySeq: seq, into: &effects)
         settleJump(after: report, into: &effects)
         carryOut(decisions.filter { $0 == .returnedToOrigin }, geometrySeq: seq, into: &effects)
-        if config.preset.behavior.observesOrigin {
+        if config.rules.behavior.observesOrigin {
             observeOrigin(now: now, into: &effects)
         }
         if config.compare {
@@ -59,7 +59,7 @@ extension SessionState {
     /// The throttle's timer: the latest origin it held back, if it still differs from the last one logged.
     mutating func flushOrigin(now: Int64, into effects: inout [SessionEffect]) {
         originLog.flushScheduled = false
-        guard config.preset.behavior.observesOrigin, let origin = currentOrigin, origin != originLog.last?.origin
+        guard config.rules.behavior.observesOrigin, let origin = currentOrigin, origin != originLog.last?.origin
         else {
             return
         }

@@ -22,7 +22,7 @@ extension SessionState {
             .log(
                 LogEntry(.sessionOpened, ["preset": .string(config.preset.rawValue), "config": .object(hello.config)])))
         loadInitialItems(into: &effects)
-        if config.preset.behavior.opensAtBottom {
+        if config.rules.behavior.opensAtBottom {
             effects.append(.send(.command(name: "scrollToBottom")))
             effects.append(.log(LogEntry(.scrollToBottom, ["trigger": JSONValue(Trigger.open)])))
         }
@@ -60,7 +60,7 @@ extension SessionState {
         let opening = (start..<start + count).compactMap { source.item(at: $0, seed: config.seed) }
         window.open(
             at: start, with: opening, limit: config.windowSize,
-            trimmingAt: config.preset.behavior.opensAtBottom ? .top : .bottom)
+            trimmingAt: config.rules.behavior.opensAtBottom ? .top : .bottom)
         sourceHasMore = available.map { window.cursor < $0 } ?? true
         edges.bottom.page = 1
         edges.top.page = 0
@@ -74,7 +74,7 @@ extension SessionState {
         if config.startAt > 0 {
             return min(config.startAt - 1, max(0, (available ?? .max) - 1))
         }
-        if config.preset.behavior.opensAtBottom, let available {
+        if config.rules.behavior.opensAtBottom, let available {
             return max(0, available - config.initialCount)
         }
         return 0
@@ -94,7 +94,7 @@ extension SessionState {
         shadows = [:]
         bottomDisagreement = nil
         loadInitialItems(into: &effects)
-        let toBottom = config.preset.behavior.opensAtBottom
+        let toBottom = config.rules.behavior.opensAtBottom
         effects.append(.send(.command(name: toBottom ? "scrollToBottom" : "scrollToTop")))
         effects.append(.log(LogEntry(toBottom ? .scrollToBottom : .scrollToTop, ["trigger": JSONValue(Trigger.reset)])))
     }

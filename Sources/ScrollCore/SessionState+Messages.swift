@@ -22,7 +22,9 @@ extension SessionState {
     /// Sends `state` when anything the page shows changed since the last one.
     mutating func sendStateIfChanged(into effects: inout [SessionEffect]) {
         let state = currentState
-        if let last = lastSentState, last == state { return }
+        // A new geometry's `ack` differs from the last one sent: then the last state is not even bound (a
+        // copy of the whole message).
+        if lastSentState?.ack == state.ack, let last = lastSentState, last == state { return }
         lastSentState = state
         effects.append(.send(.state(state)))
     }
@@ -37,7 +39,7 @@ extension SessionState {
             ack: lastGeometry?.seq, preset: config.preset, reachedBottom: edges.bottom.reached, pull: controller.pull,
             refreshing: refreshing, loadingNextPage: loadingNextPage, hasMore: hasMore,
             itemCount: window.items.count, indicator: indicator,
-            origin: config.preset.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil,
+            origin: config.rules.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil,
             loadFailure: loadFailureState(at: .bottom),
             topEdge: hasTopEdge
                 ? TopEdgeState(

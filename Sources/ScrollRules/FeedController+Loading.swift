@@ -17,7 +17,7 @@ extension FeedController {
         guard canLoad(edge) else { return }
         let failure = loads[edge].failure
         let ask: LoadAsk = trigger == .manual ? .person : trigger == .retry ? .retry : .rule
-        let admission = settings.preset.behavior.admitLoad(
+        let admission = settings.behavior.admitLoad(
             ask, inFlight: loads[edge].inFlight != nil, hasMore: hasItems(beyond: edge), refreshing: isRefreshing,
             retry: failure?.next.status)
         switch admission {

@@ -7,7 +7,7 @@ extension FeedController {
         // Without a refresh the app cannot run, nothing starts; without previous pages, none is yielded to.
         guard capabilities.contains(.refresh) else { return }
         let yields = hasPrevious && canLoad(.top)
-        switch settings.preset.behavior.admitRefresh(hasPrevious: yields, refreshInFlight: refresh.isInFlight) {
+        switch settings.behavior.admitRefresh(hasPrevious: yields, refreshInFlight: refresh.isInFlight) {
         case .yieldsToPrevious:
             // Older items above: new ones cannot go on top of the gap, so the preset loads those first.
             turn.decide(.refreshYielded(trigger: trigger))
@@ -64,7 +64,7 @@ extension FeedController {
     /// content landing re-arms it.)
     private mutating func loadWhatTheRefreshHeldBack(_ turn: inout Turn<some RandomNumberGenerator>) {
         guard
-            settings.preset.behavior.loadsWhatRefreshHeldBack(
+            settings.behavior.loadsWhatRefreshHeldBack(
                 refreshing: isRefreshing, bottomIdle: loads.bottom == .idle, atBottom: memory.reachedBottom,
                 hasMore: hasMore)
         else { return }

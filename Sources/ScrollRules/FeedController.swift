@@ -66,13 +66,13 @@ public struct FeedController: Equatable, Sendable {
 
     /// The pull as the preset sees it (nothing for presets without pull-to-refresh).
     public var pull: PullState {
-        settings.preset.detectsPull && capabilities.contains(.refresh) ? memory.pull : PullState()
+        settings.behavior.refresh != .none && capabilities.contains(.refresh) ? memory.pull : PullState()
     }
 
     /// How to draw the refresh indicator and the loading row.
     public var indicator: IndicatorState {
-        var indicator = settings.preset.indicator(
-            pull: pull, refreshing: isRefreshing, loadingNextPage: isLoading(.bottom),
+        var indicator = IndicatorState(
+            settings.behavior.indicator, pull: pull, refreshing: isRefreshing, loadingNextPage: isLoading(.bottom),
             offset: lastGeometry?.along(settings.axis).offset ?? 0, pullThreshold: settings.pullThreshold)
         indicator.bottomFailure = loads.bottom.failure.map(IndicatorState.Failure.init)
         indicator.topFailure = loads.top.failure.map(IndicatorState.Failure.init)
@@ -274,7 +274,7 @@ public struct FeedController: Equatable, Sendable {
     mutating func rearm(_ edge: FeedEdge) {
         guard let length = lastGeometry?.along(settings.axis).contentLength else { return }
         switch edge {
-        case .bottom where settings.preset.behavior.rearmsBottomWhenItemsLand:
+        case .bottom where settings.behavior.rearmsBottomWhenItemsLand:
             memory.contentLengthAtLanding = length
         case .top where settings.loadsPrevious:
             memory.contentLengthAtTopLanding = length

@@ -2,7 +2,12 @@
 /// are the playground's settings (`scroll-playground --set KEY=VALUE`), so an exported snippet reads the same.
 public struct FeedSettings: Equatable, Hashable, Sendable {
     /// Which design's rules decide.
-    public var preset: Preset
+    public var preset: Preset {
+        didSet { behavior = preset.behavior }
+    }
+    /// `preset.behavior`, kept with the preset: the rules and the session read it several times a geometry
+    /// message, and building it each time cost about 430 instructions a message.
+    package private(set) var behavior: PresetBehavior
     /// The scroll axis the rules observe.
     public var axis: ScrollAxis = .vertical
     /// How close to the end counts as the bottom, in points.
@@ -28,23 +33,24 @@ public struct FeedSettings: Equatable, Hashable, Sendable {
     /// `preset`'s defaults.
     public init(preset: Preset = .playground) {
         self.preset = preset
+        behavior = preset.behavior
     }
 
     /// The pull distance that arms a refresh, in points: the one set, else the preset's default.
     public var pullThreshold: Double {
-        get { explicitPullThreshold ?? preset.defaultPullThreshold }
+        get { explicitPullThreshold ?? behavior.defaultPullThreshold }
         set { explicitPullThreshold = newValue }
     }
 
     /// What happens after a page load fails: the policy set, else the preset's default.
     public var retryPolicy: RetryPolicy {
-        get { explicitRetryPolicy ?? preset.behavior.defaultRetryPolicy }
+        get { explicitRetryPolicy ?? behavior.defaultRetryPolicy }
         set { explicitRetryPolicy = newValue }
     }
 
     /// Whether the top rule loads previous pages: as set, else as the preset does.
     public var loadsPrevious: Bool {
-        get { explicitLoadsPrevious ?? preset.behavior.loadsPrevious }
+        get { explicitLoadsPrevious ?? behavior.loadsPrevious }
         set { explicitLoadsPrevious = newValue }
     }
 }

@@ -72,25 +72,39 @@ extension Preset {
     public func indicator(
         pull: PullState, refreshing: Bool, loadingNextPage: Bool, offset: Double, pullThreshold: Double
     ) -> IndicatorState {
+        IndicatorState(
+            behavior.indicator, pull: pull, refreshing: refreshing, loadingNextPage: loadingNextPage, offset: offset,
+            pullThreshold: pullThreshold)
+    }
+}
+
+extension IndicatorState {
+    /// ``Preset/indicator(pull:refreshing:loadingNextPage:offset:pullThreshold:)`` for the preset's kind of
+    /// indicator (``PresetBehavior/indicator``), for a caller that holds its behaviour already.
+    init(
+        _ kind: RefreshIndicator, pull: PullState, refreshing: Bool, loadingNextPage: Bool, offset: Double,
+        pullThreshold: Double
+    ) {
         let bottomVisible = loadingNextPage
-        switch behavior.indicator {
+        switch kind {
         case .offset:
             let visible = offset < 0
-            return IndicatorState(
+            self.init(
                 topVisible: visible, topHeight: visible ? -offset : 0, topScale: min(abs(offset) / 50, 1),
                 topOpacity: visible ? 1 : 0, bottomVisible: bottomVisible)
         case .spinner:
             if refreshing {
-                return IndicatorState(
+                self.init(
                     topVisible: true, topHeight: pullThreshold, topScale: 1, topOpacity: 1,
                     bottomVisible: bottomVisible)
+                return
             }
             let progress = pull.progress
-            return IndicatorState(
+            self.init(
                 topVisible: progress > 0, topHeight: pullThreshold * progress, topScale: 0.6 + 0.4 * progress,
                 topOpacity: progress, bottomVisible: bottomVisible)
         case .none:
-            return IndicatorState(
+            self.init(
                 topVisible: false, topHeight: 0, topScale: 0.6, topOpacity: 0, bottomVisible: bottomVisible)
         }
     }

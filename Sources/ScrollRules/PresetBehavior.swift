@@ -1,7 +1,7 @@
 /// What a preset has and does beyond its detection formulas: every difference between presets that the
 /// controller's shared skeleton, the page (`welcome.presets`) and the lab ask about, described once per
 /// preset next to its rules.
-public struct PresetBehavior: Equatable, Sendable {
+public struct PresetBehavior: Equatable, Hashable, Sendable {
     /// The preset has a bottom rule that loads the next page.
     public var detectsBottom = true
     /// How a pull starts a refresh; `none`: the preset has no pull rule and the page offers no Refresh.

@@ -17,7 +17,7 @@ struct StateEncodingTests {
     static let numbers: [Double] = [
         0, -0.0, 1, -1, 0.5, -0.5, 0.6, 1 / 3, 40, 390.25, 1e15, 1e15 - 1, -1e15, 1e16, 123_456_789.125, 1e-7,
         .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, .nan, .infinity, -.infinity,
-        9_007_199_254_740_993,
+        9_007_199_254_740_992.0.nextUp,
     ]
 
     static func randomState(_ generator: inout SeededGenerator) -> StateMessage {
@@ -106,6 +106,26 @@ struct StateEncodingTests {
         #expect(Set(messages.map(\.kind)) == Set(ServerMessage.Kind.allCases))
         for message in messages {
             #expect(message.encoded() == Self.general(message), "\(message.kind)")
+        }
+    }
+
+    /// An item is written as its JSON tree is, with and without each optional member and extra fields.
+    @Test func itemsAreWrittenAsTheirJSONTrees() {
+        var items: [FeedItem] = []
+        for subtitle in [nil, "sub \"quoted\"", ""] as [String?] {
+            for height in [nil, 0, 44, 390.25, -1e-7, .nan] as [Double?] {
+                items.append(
+                    FeedItem(id: "item-\(items.count)", title: "Title é\n", subtitle: subtitle, height: height))
+            }
+        }
+        items.append(
+            FeedItem(id: "x", title: "t", subtitle: "s", height: 3, extra: ["a": 1, "zz": "last", "id": "not"]))
+        for item in items {
+            var direct = JSONWriter()
+            item.write(to: &direct)
+            var tree = JSONWriter()
+            tree.value(item.json)
+            #expect(direct.bytes == tree.bytes, "\(item)")
         }
     }
 }
