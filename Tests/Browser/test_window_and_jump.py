@@ -49,9 +49,10 @@ def test_scrolling_through_2000_items_never_holds_more_than_the_window(start_ser
     page.evaluate(COUNT_ROWS)
     assert state(page)["window"] == {"start": 0, "count": 30, "limit": 100}
     for _ in range(200):
-        if item_ids(page)[-1] == "item-2000":
-            break
+        # Read once: a page landing between two reads would leave the wait below watching for a change that came.
         last = item_ids(page)[-1]
+        if last == "item-2000":
+            break
         page.evaluate(SCROLL_TO_END)
         wait_until(page, f"() => window.playground.itemIds().at(-1) !== {last!r} || window.playground.state.hasMore === false")
     else:
@@ -64,9 +65,9 @@ def test_scrolling_through_2000_items_never_holds_more_than_the_window(start_ser
     assert event_count(page, "windowTrimmed") >= 35
     # Back to the top: every trimmed page loads back, older, with the view kept.
     for _ in range(200):
-        if item_ids(page)[0] == "item-1":
-            break
         first = item_ids(page)[0]
+        if first == "item-1":
+            break
         page.evaluate(SCROLL_TO_START)
         wait_until(page, f"() => window.playground.itemIds()[0] !== {first!r}")
     else:
