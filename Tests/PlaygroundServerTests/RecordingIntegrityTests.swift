@@ -63,7 +63,8 @@ struct RecordingIntegrityTests {
 
         #expect(Set([a, b, c]).count == 3, "session ids \(a), \(b), \(c)")
         for session in [a, b, c] {
-            let lines = LogFolder.jsonLines(try String(contentsOfFile: folder.trace(session), encoding: .utf8))
+            let lines = LogFolder.jsonLines(
+                try String(contentsOfFile: folder.trace(session), encoding: .utf8), killed: session == b)
             #expect(lines.filter { $0["kind"] == "header" }.count == 1, "\(session) holds one session")
             #expect(lines.first?["session"]?.string == session)
             #expect(lines.filter { $0["message"]?["type"] == "hello" }.count == 1)

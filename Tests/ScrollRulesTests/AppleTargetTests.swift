@@ -89,6 +89,9 @@ struct AppleTargetTests {
         return folder
     }
 
+    /// The modules of this package among those emitted.
+    static let packageModules: Set<String> = ["ScrollRules", "ScrollRulesUI"]
+
     /// Emits a module (or a main file's module) from `files` for `target`, against its folder's modules.
     static func emit(
         _ name: String, _ files: [URL], target: String, in folder: URL, stdlib: URL, main: Bool = false
@@ -97,6 +100,9 @@ struct AppleTargetTests {
             niced(
                 ["swiftc", "-emit-module", "-target", target, "-swift-version", "6", "-strict-concurrency=complete"]
                     + (main ? [] : ["-parse-as-library"])
+                    // The package's own modules share a package name, as SwiftPM compiles them (their `package`
+                    // declarations); an app's code (the doc, the snippets) is another package's.
+                    + (packageModules.contains(name) ? ["-package-name", "scroll_playground"] : [])
                     + [
                         "-I", stdlib.path, "-I", folder.path, "-module-name", name, "-emit-module-path",
                         folder.appendingPathComponent("\(name).swiftmodule").path,
