@@ -91,9 +91,7 @@ final class LWSWriteGate {
     private let writer: LWSWriter
     private let maxQueuedBytes: Int
     // Connections whose turn is endOfPass, in the order their answers became due.
-    private var answersDue: [LWSServerConnection] = []
-    // The list flushAnswers() is writing, swapped with answersDue: both keep their storage from pass to pass.
-    private var flushing: [LWSServerConnection] = []
+    private var answersDue = AnswersDue()
 
     /// A gate that writes with `writer` and lets a connection queue at most `maxQueuedBytes`.
     init(writer: LWSWriter, maxQueuedBytes: Int) {
@@ -133,7 +131,7 @@ final class LWSWriteGate {
         let dueAtEndOfPass = wasIdle && connection.state == .open
         switch connection.output.endAnswering(dueAtEndOfPass: dueAtEndOfPass) {
         case .nothingQueued: break
-        case .endOfPass: answersDue.append(connection)
+        case .endOfPass: answersDue.list.append(connection)
         case .onWriteable: lws_callback_on_writable(connection.wsi)
         }
     }
@@ -168,7 +166,7 @@ final class LWSWriteGate {
     func closed(_ connection: LWSServerConnection) {
         guard case .endOfPass = connection.output.turn else { return }
         connection.output.turn = .onWriteable
-        answersDue.removeAll { $0 === connection }
+        answersDue.list.removeAll { $0 === connection }
     }
 
     /// Writes the answers of this loop pass, outside any lws callback, once every readable socket was read
@@ -187,10 +185,12 @@ final class LWSWriteGate {
     /// the socket, a system call per answer; a socket that takes nothing is simply held by lws on the first
     /// write, and counts as choked from then.
     func flushAnswers() {
-        guard !answersDue.isEmpty else { return }
-        swap(&answersDue, &flushing)
-        defer { flushing.removeAll(keepingCapacity: true) }
-        for connection in flushing {
+        guard var due = answersDue.take() else { return }
+        defer {
+            due.removeAllKeepingStorage()
+            answersDue.giveBack(due)
+        }
+        for connection in due {
             let wsi = connection.wsi
             let state = connection.state
             // A close asked for meanwhile goes out on WRITEABLE, after the queue (closeAfterQueue asked for it).
@@ -215,5 +215,28 @@ final class LWSWriteGate {
             // for meanwhile would have asked for WRITEABLE itself (closeAfterQueue).
             if more || state.closeIsPending { lws_callback_on_writable(wsi) }
         }
+    }
+}
+
+/// The connections whose answers wait for the end of the pass, and a spare list: ``take()`` hands the list
+/// out and ``giveBack(_:)`` keeps it, emptied, for a later pass, so neither list is allocated again and a
+/// flush touches the gate's own state twice (each a dynamic exclusivity check).
+private struct AnswersDue {
+    /// In the order the answers became due.
+    var list: [LWSServerConnection] = []
+    private var spare: [LWSServerConnection] = []
+
+    /// The list, with an empty one in its place; nil when it is empty.
+    mutating func take() -> [LWSServerConnection]? {
+        guard !list.isEmpty else { return nil }
+        var taken: [LWSServerConnection] = []
+        swap(&taken, &list)
+        swap(&list, &spare)
+        return taken
+    }
+
+    /// Keeps `emptied` (a list ``take()`` handed out) for the next ``take()``.
+    mutating func giveBack(_ emptied: [LWSServerConnection]) {
+        spare = emptied
     }
 }
