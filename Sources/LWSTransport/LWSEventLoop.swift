@@ -37,6 +37,11 @@ import CLibWebSockets
 ///   resolution is about a second anyway, are late by at most that;
 /// - ``wake(_:)`` runs them at once, after an lws call that schedules one for now outside an lws callback.
 ///
+/// That idle watcher is also why the pass after one that read a message polls with a zero timeout (libev
+/// does not block while an idle watcher is active) and usually finds nothing: lws starts it after every
+/// socket event and keeps it in private state no public call reaches, so this loop cannot run its work
+/// itself and skip the empty poll (BENCHMARKS.md, issue 32's third round).
+///
 /// ``destroy(_:)`` is the only way to destroy a context on this loop. Everything here runs on the thread
 /// that runs the loop, except ``wake(_:)``.
 package final class LWSEventLoop {

@@ -59,25 +59,34 @@ extension LWSServer {
             violate(connection, .binary)
             return 0
         }
-        if connection.inbound.count + length > configuration.maxMessageBytes {
-            violate(connection, .tooLarge)
-            return 0
-        }
-        if let input, length > 0 {
-            connection.inbound.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
-        }
-        // A message arrives in pieces of at most rx_buffer_size: deliver it when the final one is in.
-        if lws_is_final_fragment(wsi) != 0 {
-            let message = connection.inbound
+        let message: [UInt8]
+        if lws_is_final_fragment(wsi) != 0, connection.inbound.isEmpty {
+            // A whole message in one piece (the common case): taken straight from lws's buffer.
+            if length > configuration.maxMessageBytes {
+                violate(connection, .tooLarge)
+                return 0
+            }
+            message = input.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+        } else {
+            if connection.inbound.count + length > configuration.maxMessageBytes {
+                violate(connection, .tooLarge)
+                return 0
+            }
+            if let input, length > 0 {
+                connection.inbound.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+            }
+            // A message arrives in pieces of at most rx_buffer_size: deliver it when the final one is in.
+            guard lws_is_final_fragment(wsi) != 0 else { return 0 }
+            message = connection.inbound
             connection.inbound = []
-            // RFC 6455 §8.1: a text message that is not UTF-8 fails the connection with 1007.
-            guard UTF8Validation.isValid(message) else {
-                return fail(connection, code: 1007, reason: "text message is not UTF-8")
-            }
-            // What the delegate sends meanwhile is an answer: the gate writes it when the pass ends.
-            gate.answering(connection) {
-                delegate?.connection(connection.id, received: message, on: WebServerLoop(self))
-            }
+        }
+        // RFC 6455 §8.1: a text message that is not UTF-8 fails the connection with 1007.
+        guard UTF8Validation.isValid(message) else {
+            return fail(connection, code: 1007, reason: "text message is not UTF-8")
+        }
+        // What the delegate sends meanwhile is an answer: the gate writes it when the pass ends.
+        gate.answering(connection) {
+            delegate?.connection(connection.id, received: message, on: WebServerLoop(self))
         }
         return 0
     }

@@ -56,7 +56,8 @@ final class LWSServer: LWSCallbackHandler {
 
     private(set) var phase = Phase.idle
     private var serviceThread: pthread_t?
-    var connections: [UInt64: LWSServerConnection] = [:]
+    // By connection number; looked up for every message read and every answer sent.
+    var connections = ConnectionTable<LWSServerConnection>()
     var httpResponses: [UInt64: PendingHTTPResponse] = [:]
     private var timers: [UInt64: ScheduledTimer] = [:]
     var lastConnectionID: UInt64 = 0

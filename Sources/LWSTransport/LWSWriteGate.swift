@@ -11,13 +11,70 @@ import CLibWebSockets
 /// Confined to the server's service thread.
 final class LWSWriteGate {
     /// A connection's queued messages and when they are written next. Only ``LWSWriteGate`` reads or changes
-    /// them.
+    /// them, and each of its steps on a connection is one call of a mutating method here: one access to the
+    /// connection's `output` (one exclusivity check), never held across an lws call or the delegate, so
+    /// nothing lws or the delegate does meanwhile can overlap it.
     struct Output {
         fileprivate var queue = OutboundQueue()
         fileprivate var turn = Turn.onWriteable
 
         /// Bytes queued and not yet handed to lws.
         var queuedBytes: Int { queue.byteCount }
+
+        /// Queues `bytes` last (``LWSWriteGate/enqueue(_:on:coalescingKey:)``); nil, with the queue emptied,
+        /// when it went over `maxQueuedBytes`, else whether to ask for WRITEABLE.
+        fileprivate mutating func enqueue(_ bytes: [UInt8], coalescingKey: String?, maxQueuedBytes: Int) -> Bool? {
+            queue.enqueue(bytes, isBinary: false, coalescingKey: coalescingKey)
+            guard queue.byteCount <= maxQueuedBytes else {
+                queue.removeAll()
+                return nil
+            }
+            if case .onWriteable = turn { return true }
+            return false
+        }
+
+        /// Starts answering a message: whether nothing was queued before (`wasIdle`), or nil when the answers
+        /// already wait for the end of the pass.
+        fileprivate mutating func beginAnswering() -> Bool? {
+            if case .endOfPass = turn { return nil }
+            let wasIdle = queue.isEmpty
+            turn = .answering(wasIdle: wasIdle)
+            return wasIdle
+        }
+
+        /// Ends answering; `dueAtEndOfPass`: the answers may wait for the end of the pass (nothing was queued
+        /// before and the connection takes answers). What to do with what the delegate queued.
+        fileprivate mutating func endAnswering(dueAtEndOfPass: Bool) -> AnswerTurn {
+            guard !queue.isEmpty else {
+                turn = .onWriteable
+                return .nothingQueued
+            }
+            turn = dueAtEndOfPass ? .endOfPass : .onWriteable
+            return dueAtEndOfPass ? .endOfPass : .onWriteable
+        }
+
+        /// Ends the answers' wait for the end of the pass and takes the first fragment to write if `writing`;
+        /// `more`: whether anything is queued after it.
+        fileprivate mutating func startFlush(writing: Bool) -> (fragment: OutboundQueue.Fragment?, more: Bool) {
+            turn = .onWriteable
+            return writing ? nextFragment() : (nil, !queue.isEmpty)
+        }
+
+        /// The next fragment to write, and whether anything is queued after it.
+        fileprivate mutating func nextFragment() -> (fragment: OutboundQueue.Fragment?, more: Bool) {
+            let fragment = queue.nextFragment(maxBytes: LWSWriter.fragmentBytes)
+            return (fragment, !queue.isEmpty)
+        }
+    }
+
+    /// Where the answers to a message go once the delegate returns.
+    fileprivate enum AnswerTurn {
+        /// Nothing is queued.
+        case nothingQueued
+        /// Written when the pass ends (``flushAnswers()``).
+        case endOfPass
+        /// Written on WRITEABLE, which must be asked for.
+        case onWriteable
     }
 
     /// When a connection's queue is written next.
@@ -34,7 +91,7 @@ final class LWSWriteGate {
     private let writer: LWSWriter
     private let maxQueuedBytes: Int
     // Connections whose turn is endOfPass, in the order their answers became due.
-    private var answersDue: [LWSServerConnection] = []
+    private var answersDue = AnswersDue()
 
     /// A gate that writes with `writer` and lets a connection queue at most `maxQueuedBytes`.
     init(writer: LWSWriter, maxQueuedBytes: Int) {
@@ -46,12 +103,11 @@ final class LWSWriteGate {
     /// `coalescingKey`, and asks for WRITEABLE unless the message is an answer written when the pass ends.
     /// False, with the queue emptied, when the queue went over its limit: the caller closes the connection.
     func enqueue(_ bytes: [UInt8], on connection: LWSServerConnection, coalescingKey: String?) -> Bool {
-        connection.output.queue.enqueue(bytes, isBinary: false, coalescingKey: coalescingKey)
-        guard connection.output.queue.byteCount <= maxQueuedBytes else {
-            connection.output.queue.removeAll()
-            return false
-        }
-        if case .onWriteable = connection.output.turn { lws_callback_on_writable(connection.wsi) }
+        guard
+            let asksWriteable = connection.output.enqueue(
+                bytes, coalescingKey: coalescingKey, maxQueuedBytes: maxQueuedBytes)
+        else { return false }
+        if asksWriteable { lws_callback_on_writable(connection.wsi) }
         return true
     }
 
@@ -67,20 +123,16 @@ final class LWSWriteGate {
     /// The queue is the same either way, so order and coalescing are the queue's: a second message read in
     /// the same pass replaces the first one's unwritten keyed answer.
     func answering(_ connection: LWSServerConnection, _ deliver: () -> Void) {
-        if case .endOfPass = connection.output.turn {
+        guard let wasIdle = connection.output.beginAnswering() else {
             deliver()
             return
         }
-        let wasIdle = connection.output.queue.isEmpty
-        connection.output.turn = .answering(wasIdle: wasIdle)
         deliver()
-        connection.output.turn = .onWriteable
-        guard !connection.output.queue.isEmpty else { return }
-        if wasIdle, connection.state == .open {
-            connection.output.turn = .endOfPass
-            answersDue.append(connection)
-        } else {
-            lws_callback_on_writable(connection.wsi)
+        let dueAtEndOfPass = wasIdle && connection.state == .open
+        switch connection.output.endAnswering(dueAtEndOfPass: dueAtEndOfPass) {
+        case .nothingQueued: break
+        case .endOfPass: answersDue.list.append(connection)
+        case .onWriteable: lws_callback_on_writable(connection.wsi)
         }
     }
 
@@ -114,7 +166,7 @@ final class LWSWriteGate {
     func closed(_ connection: LWSServerConnection) {
         guard case .endOfPass = connection.output.turn else { return }
         connection.output.turn = .onWriteable
-        answersDue.removeAll { $0 === connection }
+        answersDue.list.removeAll { $0 === connection }
     }
 
     /// Writes the answers of this loop pass, outside any lws callback, once every readable socket was read
@@ -133,28 +185,58 @@ final class LWSWriteGate {
     /// the socket, a system call per answer; a socket that takes nothing is simply held by lws on the first
     /// write, and counts as choked from then.
     func flushAnswers() {
-        guard !answersDue.isEmpty else { return }
-        let due = answersDue
-        answersDue.removeAll(keepingCapacity: true)
+        guard var due = answersDue.take() else { return }
+        defer {
+            due.removeAllKeepingStorage()
+            answersDue.giveBack(due)
+        }
         for connection in due {
-            connection.output.turn = .onWriteable
             let wsi = connection.wsi
+            let state = connection.state
             // A close asked for meanwhile goes out on WRITEABLE, after the queue (closeAfterQueue asked for it).
-            if connection.state.takesAnswers {
-                while lws_partial_buffered(wsi) == 0,
-                    let fragment = connection.output.queue.nextFragment(maxBytes: LWSWriter.fragmentBytes)
-                {
-                    guard writer.write(wsi, fragment) else {
-                        connection.state = .dropped(code: connection.state.closeCode)
-                        // Outside a callback there is no -1 to return: lws closes it on its next pass.
-                        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC)
-                        if let context = lws_get_context(wsi) { LWSEventLoop.wake(context) }
-                        break
-                    }
+            // The fragment is taken out of the queue before lws_write runs, so no access to the connection's
+            // output is open while lws works (whatever it calls back).
+            var (fragment, more) = connection.output.startFlush(
+                writing: state.takesAnswers && lws_partial_buffered(wsi) == 0)
+            while let next = fragment {
+                guard writer.write(wsi, next) else {
+                    connection.state = .dropped(code: connection.state.closeCode)
+                    // Outside a callback there is no -1 to return: lws closes it on its next pass.
+                    lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC)
+                    if let context = lws_get_context(wsi) { LWSEventLoop.wake(context) }
+                    break
                 }
+                guard more, lws_partial_buffered(wsi) == 0 else { break }
+                (fragment, more) = connection.output.nextFragment()
             }
             // A WRITEABLE raised during the pass was left for this flush (writeable(_:)): ask again for what is left.
-            if !connection.output.queue.isEmpty || connection.state.closeIsPending { lws_callback_on_writable(wsi) }
+            // `state` is still the connection's: lws_write raises no callback that reaches the delegate (only
+            // lws's poll bookkeeping, LOCK_POLL and the like, which `handle` leaves to lws), and a close asked
+            // for meanwhile would have asked for WRITEABLE itself (closeAfterQueue).
+            if more || state.closeIsPending { lws_callback_on_writable(wsi) }
         }
+    }
+}
+
+/// The connections whose answers wait for the end of the pass, and a spare list: ``take()`` hands the list
+/// out and ``giveBack(_:)`` keeps it, emptied, for a later pass, so neither list is allocated again and a
+/// flush touches the gate's own state twice (each a dynamic exclusivity check).
+private struct AnswersDue {
+    /// In the order the answers became due.
+    var list: [LWSServerConnection] = []
+    private var spare: [LWSServerConnection] = []
+
+    /// The list, with an empty one in its place; nil when it is empty.
+    mutating func take() -> [LWSServerConnection]? {
+        guard !list.isEmpty else { return nil }
+        var taken: [LWSServerConnection] = []
+        swap(&taken, &list)
+        swap(&list, &spare)
+        return taken
+    }
+
+    /// Keeps `emptied` (a list ``take()`` handed out) for the next ``take()``.
+    mutating func giveBack(_ emptied: [LWSServerConnection]) {
+        spare = emptied
     }
 }

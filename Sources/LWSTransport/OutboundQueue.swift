@@ -109,7 +109,7 @@ package struct OutboundQueue {
 
     private mutating func compactIfWorthwhile() {
         if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
+            storage.removeAllKeepingStorage()
             head = 0
             return
         }
