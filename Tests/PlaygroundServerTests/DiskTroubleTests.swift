@@ -32,7 +32,10 @@ struct DiskTroubleTests {
         text.components(separatedBy: needle).count - 1
     }
 
-    @Test func aWriteTheDiskRefusesEndsTheTraceAtItsLastWholeLine() throws {
+    // TSan's runtime dies of SIGBUS under any RLIMIT_FSIZE this small, in its own shadow memory, before the
+    // server serves (seen without --log-dir too); the test runs in `make test` and `make test-asan`.
+    @Test(.disabled(if: ServerProcess.isThreadSanitized, "TSan's runtime cannot start under RLIMIT_FSIZE"))
+    func aWriteTheDiskRefusesEndsTheTraceAtItsLastWholeLine() throws {
         // A per-file size limit (RLIMIT_FSIZE, no root needed) refuses writes the way a full disk does:
         // the write that crosses it is partial, the next fails.
         let limit = 48 * 1024

@@ -22,6 +22,7 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Set by `make test-asan` / `make test-tsan`: the executable is sanitized and several times slower.
     static let isSanitized = ProcessInfo.processInfo.environment["SCROLL_PLAYGROUND_SANITIZER"] != nil
+    static let isThreadSanitized = ProcessInfo.processInfo.environment["SCROLL_PLAYGROUND_SANITIZER"] == "thread"
 
     /// The package root, for `Public/`.
     static var packageRoot: URL {
