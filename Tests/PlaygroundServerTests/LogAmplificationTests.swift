@@ -56,7 +56,13 @@ struct LogAmplificationTests {
                     // Past 20 refusals in a second the server closes with 1008; the client comes back.
                     guard let socket = try? RawWebSocket(port: port) else { continue }
                     while sent.add(1) <= 10_000, (try? socket.sendFrame(frame)) != nil {}
-                    if (try? socket.receiveClose()) == 1008 { _ = closes.add(1) }
+                    // Only the flood's close: a server slowed down (a sanitizer run) may close first for
+                    // the missing hello, also with 1008.
+                    if let close = try? socket.receiveCloseFrame(), close.code == 1008,
+                        close.reason == Array("too many refused messages".utf8)
+                    {
+                        _ = closes.add(1)
+                    }
                 }
             }
         }
@@ -74,7 +80,9 @@ struct LogAmplificationTests {
         print(
             "10,000 × 60 KB refused: RSS +\(rssGrowth >> 10) KiB, log folder +\(folderGrowth >> 10) KiB, ping p99 \(p99), closes with 1008: \(closes.value)"
         )
-        #expect(closes.value > 0)
+        // Under a sanitizer the server reads these 60 KB messages too slowly to refuse 21 of them within one
+        // second on a connection (under TSan none was closed for it; the 1008s were the missing hello's).
+        if !ServerProcess.isSanitized { #expect(closes.value > 0) }
         #expect(rssGrowth < 64 << 20)
         #expect(folderGrowth < 32 << 20)
         // Measured alone: about 2 ms (the goal is 20). The bound tells a loop that is held up from a machine
