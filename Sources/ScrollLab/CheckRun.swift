@@ -311,7 +311,7 @@ public struct CheckRun {
             for effect in session.resumeProbe(lastRev: rev - lag) {
                 if case .send(.items(let message)) = effect { page.apply(message) }
             }
-            if page.items != held {
+            if !Self.same(page.items[...], held[...]) {
                 fail(
                     .resumeLosesNothing,
                     "a resume from rev \(rev - lag) leaves \(page.items.count) items, not \(held.count)")
@@ -324,7 +324,7 @@ public struct CheckRun {
     private mutating func checkItemsIntact(_ held: [FeedItem]) {
         let items = session.state.window.items
         let page = session.page.items
-        guard page == held else {
+        guard Self.same(page[...], held[...]) else {
             fail(.itemsIntact, "the page shows \(page.count) items, the session gives it \(held.count)")
             return
         }
@@ -353,13 +353,36 @@ public struct CheckRun {
         lastItems = items
     }
 
-    /// Whether `items` holds `run` from `start` on, as `==` on the copied run would say (`==` on slices costs
-    /// several times `==` on arrays, and a copy of the run more than the comparison).
+    /// Whether `items` holds `run` from `start` on, as `==` on the copied run would say (a copy of the run costs
+    /// more than the comparison).
     private static func equal(_ items: [FeedItem], from start: Int, _ run: [FeedItem]) -> Bool {
         // The whole list: the copy would have been the list itself, and `==` may find the two are one.
-        if start == 0, run.count == items.count { return items == run }
-        for index in run.indices where items[start + index] != run[index] { return false }
-        return true
+        if start == 0, run.count == items.count { return same(items[...], run[...]) }
+        guard start + run.count <= items.count else { return false }
+        return same(items[start..<start + run.count], run[...], asOne: false)
+    }
+
+    /// Whether two runs of items are equal, as `==` on arrays says: equal counts, then the same storage (`asOne`)
+    /// or every item equal. Items are compared field by field where they lie: `==` on arrays copies each item
+    /// it compares, and the copies' retains and releases were most of a check's comparing.
+    static func same(_ a: ArraySlice<FeedItem>, _ b: ArraySlice<FeedItem>, asOne: Bool = true) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                if a.isEmpty || (asOne && a.baseAddress == b.baseAddress) { return true }
+                for index in a.indices where !sameItem(a, b, index) { return false }
+                return true
+            }
+        }
+    }
+
+    /// `FeedItem`'s `==`, field by field (ItemComparisonTests pins the fields, so a new one cannot be missed).
+    @inline(__always)
+    private static func sameItem(_ a: UnsafeBufferPointer<FeedItem>, _ b: UnsafeBufferPointer<FeedItem>, _ index: Int)
+        -> Bool
+    {
+        a[index].id == b[index].id && a[index].title == b[index].title && a[index].subtitle == b[index].subtitle
+            && a[index].height == b[index].height && a[index].extra == b[index].extra
     }
 
     /// Inserts the items' ids into `ids`; false when one is there already.
