@@ -15,6 +15,8 @@ public struct CheckRun {
     /// Stop (and stop recording) at the first violation of this property.
     let stopAt: Property?
     let home: Preset
+    /// `home`'s behaviour, asked once: the checks read it after every input and timer.
+    let behavior: PresetBehavior
     /// Whether gestures are a finger on the iOS model or the browser's scrolling.
     let physics: ScrollPhysics
     var stopped = false
@@ -23,6 +25,8 @@ public struct CheckRun {
     private var landedPages = 0
     private var snapshots: [Int: [FeedItem]] = [:]
     private var lastItems: [FeedItem] = []
+    /// The ids of `lastItems`, kept while `itemsIntact` holds: new items are checked against it, not the whole list.
+    private var lastIDs: Set<String> = []
     private var stay: (contentLength: Double, asked: Bool)?
     private var stall: (since: Int64, afterFailure: Bool, excused: Bool)?
     private var failedSinceLastLoad = false
@@ -41,6 +45,7 @@ public struct CheckRun {
         layout.contentSize = scenario.contentSize
         session = LabSession(layout: layout, record: record, reducer: reducer)
         home = scenario.preset
+        behavior = scenario.preset.behavior
         physics = scenario.physics
         self.stopAt = stopAt
         let opening = session.hello(scenario.settings)
@@ -184,7 +189,7 @@ public struct CheckRun {
         beforeGeometry(geometry, phase: phase)
         guard !stopped, let effects = session.sendGeometry(phase: phase) else { return }
         if isHome,
-            Property.releaseGated.applies(to: home),
+            behavior.checks(.releaseGated),
             effects.contains(where: { if case .log(let entry) = $0 { entry.name == .refreshStarted } else { false } }),
             !(lastPhase == .interacting && phase != .interacting)
         {
@@ -210,7 +215,7 @@ public struct CheckRun {
 
     /// The design's own ask for a page, worked out as the reducer will on this geometry.
     private mutating func beforeGeometry(_ geometry: FeedGeometry, phase: FeedScrollPhase) {
-        guard isHome, home.detectsBottom else { return }
+        guard isHome, behavior.detectsBottom else { return }
         // `session.state` is read in place throughout: a copy of the session costs more than the check.
         var memory = session.state.controller.memory
         let verdict = home.evaluate(
@@ -248,20 +253,24 @@ public struct CheckRun {
         }
         guard isHome else { return }
         if session.loadsPending > 1 { fail(.singleFlight, "\(session.loadsPending) page loads in flight") }
-        if Property.noLoadDuringRefresh.applies(to: home), session.loadsPending > 0, session.refreshesPending > 0 {
+        if behavior.checks(.noLoadDuringRefresh), session.loadsPending > 0, session.refreshesPending > 0 {
             fail(.noLoadDuringRefresh, "a page load and a refresh in flight together")
         }
-        let shown = session.state.currentState
-        if shown.loadingNextPage != (session.loadsPending > 0) || shown.indicator.bottomVisible != shown.loadingNextPage
+        // The `state` message's three fields, read without building the message (`currentState` takes them from
+        // here; its indicator differs from the controller's only in the failures it leaves out).
+        let loadingNextPage = session.state.loadingNextPage
+        if loadingNextPage != (session.loadsPending > 0)
+            || session.state.controller.indicator.bottomVisible != loadingNextPage
         {
             fail(
                 .indicatorConsistent,
-                "loadingNextPage \(shown.loadingNextPage) with \(session.loadsPending) load(s) in flight")
+                "loadingNextPage \(loadingNextPage) with \(session.loadsPending) load(s) in flight")
         }
-        if shown.refreshing != (session.refreshesPending > 0) {
+        let refreshing = session.state.refreshing
+        if refreshing != (session.refreshesPending > 0) {
             fail(
                 .indicatorConsistent,
-                "refreshing \(shown.refreshing) with \(session.refreshesPending) refresh(es) in flight")
+                "refreshing \(refreshing) with \(session.refreshesPending) refresh(es) in flight")
         }
         if itemsChanged { checkItems() }
     }
@@ -289,25 +298,12 @@ public struct CheckRun {
     }
 
     private mutating func checkItems() {
-        let items = session.state.window.items
-        let page = session.page.items
         // A bounded window (`windowSize`): the page holds a run of the session's items.
         let held = Array(session.state.window.pageItems)
-        if page != held {
-            fail(.itemsIntact, "the page shows \(page.count) items, the session gives it \(held.count)")
-        }
-        if Set(items.map(\.id)).count != items.count {
-            fail(.itemsIntact, "an item id repeats")
-        }
-        if let first = lastItems.first {
-            let start = items.firstIndex(of: first) ?? items.count
-            if start + lastItems.count > items.count || Array(items[start..<start + lastItems.count]) != lastItems {
-                fail(.itemsIntact, "items that were shown vanished or moved")
-            }
-        }
-        lastItems = items
+        if open(.itemsIntact) { checkItemsIntact(held) }
         let rev = session.state.rev
         snapshots[rev] = held
+        guard open(.resumeLosesNothing) else { return }
         for lag in 0...2 where rev - lag >= 1 {
             guard let before = snapshots[rev - lag] else { continue }
             var page = SimulatedPage(layout: session.page.layout)
@@ -315,7 +311,7 @@ public struct CheckRun {
             for effect in session.resumeProbe(lastRev: rev - lag) {
                 if case .send(.items(let message)) = effect { page.apply(message) }
             }
-            if page.items != held {
+            if !Self.same(page.items[...], held[...]) {
                 fail(
                     .resumeLosesNothing,
                     "a resume from rev \(rev - lag) leaves \(page.items.count) items, not \(held.count)")
@@ -323,9 +319,81 @@ public struct CheckRun {
         }
     }
 
+    /// The page shows the session's items (`held`, those of them the page holds), their ids are unique, and the
+    /// items shown before are still there in order.
+    private mutating func checkItemsIntact(_ held: [FeedItem]) {
+        let items = session.state.window.items
+        let page = session.page.items
+        guard Self.same(page[...], held[...]) else {
+            fail(.itemsIntact, "the page shows \(page.count) items, the session gives it \(held.count)")
+            return
+        }
+        // Where the items shown before are now, if they are all still there in order.
+        var kept: Range<Int>? = 0..<0
+        if let first = lastItems.first {
+            let start = items.firstIndex(of: first) ?? items.count
+            let end = start + lastItems.count
+            kept = end <= items.count && Self.equal(items, from: start, lastItems) ? start..<end : nil
+        }
+        // While the property holds the old ids are unique: only the new items need their ids checked.
+        if let kept, !lastItems.isEmpty {
+            if !Self.insertUnique(items[..<kept.lowerBound], into: &lastIDs)
+                || !Self.insertUnique(items[kept.upperBound...], into: &lastIDs)
+            {
+                fail(.itemsIntact, "an item id repeats")
+            }
+        } else {
+            lastIDs = Set(items.map(\.id))
+            if lastIDs.count != items.count {
+                fail(.itemsIntact, "an item id repeats")
+            } else if kept == nil {
+                fail(.itemsIntact, "items that were shown vanished or moved")
+            }
+        }
+        lastItems = items
+    }
+
+    /// Whether `items` holds `run` from `start` on, as `==` on the copied run would say (a copy of the run costs
+    /// more than the comparison).
+    private static func equal(_ items: [FeedItem], from start: Int, _ run: [FeedItem]) -> Bool {
+        // The whole list: the copy would have been the list itself, and `==` may find the two are one.
+        if start == 0, run.count == items.count { return same(items[...], run[...]) }
+        guard start + run.count <= items.count else { return false }
+        return same(items[start..<start + run.count], run[...], asOne: false)
+    }
+
+    /// Whether two runs of items are equal, as `==` on arrays says: equal counts, then the same storage (`asOne`)
+    /// or every item equal. Items are compared field by field where they lie: `==` on arrays copies each item
+    /// it compares, and the copies' retains and releases were most of a check's comparing.
+    static func same(_ a: ArraySlice<FeedItem>, _ b: ArraySlice<FeedItem>, asOne: Bool = true) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                if a.isEmpty || (asOne && a.baseAddress == b.baseAddress) { return true }
+                for index in a.indices where !sameItem(a, b, index) { return false }
+                return true
+            }
+        }
+    }
+
+    /// `FeedItem`'s `==`, field by field (ItemComparisonTests pins the fields, so a new one cannot be missed).
+    @inline(__always)
+    private static func sameItem(_ a: UnsafeBufferPointer<FeedItem>, _ b: UnsafeBufferPointer<FeedItem>, _ index: Int)
+        -> Bool
+    {
+        a[index].id == b[index].id && a[index].title == b[index].title && a[index].subtitle == b[index].subtitle
+            && a[index].height == b[index].height && a[index].extra == b[index].extra
+    }
+
+    /// Inserts the items' ids into `ids`; false when one is there already.
+    private static func insertUnique(_ items: ArraySlice<FeedItem>, into ids: inout Set<String>) -> Bool {
+        for item in items where !ids.insert(item.id).inserted { return false }
+        return true
+    }
+
     /// At the end with more to load and nothing in flight for too long: a stall.
     private mutating func checkStall(at t: Int64) {
-        guard isHome, home.detectsBottom else {
+        guard isHome, behavior.detectsBottom else {
             stall = nil
             return
         }
@@ -358,8 +426,13 @@ public struct CheckRun {
         }
     }
 
+    /// Whether a failure of `property` would still be recorded: it applies to `home` and has not failed yet.
+    private func open(_ property: Property) -> Bool {
+        behavior.checks(property) && violation(of: property) == nil
+    }
+
     private mutating func fail(_ property: Property, _ detail: String) {
-        guard property.applies(to: home), violation(of: property) == nil else { return }
+        guard open(property) else { return }
         violations.append(Violation(property: property, t: session.now, detail: detail))
         if property == stopAt { stopped = true }
     }

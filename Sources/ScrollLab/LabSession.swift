@@ -100,17 +100,19 @@ public struct LabSession: Sendable {
     /// building the tree cost more than the reducer's work on the frame).
     @discardableResult
     public mutating func send(_ message: ClientMessage, json: @autoclosure () -> JSONValue) -> [SessionEffect] {
-        var decoded = message
+        let effects: [SessionEffect]
         if recorded != nil {
             let bytes = json().jsonBytes
             recorded?.append(.input(t: now, text: bytes))
             do {
-                decoded = try ClientMessage.decode(bytes)
+                effects = reducer(&state, .input(.message(.success(try ClientMessage.decode(bytes)))), now)
             } catch {
                 preconditionFailure("the lab wrote a message it cannot read back: \(error)")
             }
+        } else {
+            // The message itself, not a copy kept in case recording replaces it: a copy is a measurable part of a frame.
+            effects = reducer(&state, .input(.message(.success(message))), now)
         }
-        let effects = reducer(&state, .input(.message(.success(decoded))), now)
         apply(effects)
         return effects
     }
