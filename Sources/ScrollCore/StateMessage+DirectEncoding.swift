@@ -128,12 +128,15 @@ private struct DirectWriter {
     }
 
     /// As ``JSONWriter/number(_:)-(Double)``: integral values without a fraction, others in Swift's shortest
-    /// round-trip form, NaN and infinities as null.
+    /// round-trip form (a short decimal's digits written here, any other through `description`), NaN and
+    /// infinities as null.
     mutating func number(_ value: Double) {
         if value.isNaN || value.isInfinite {
             literal("null")
         } else if value == value.rounded(.towardZero), abs(value) < 1e15 {
             integer(Int64(value))
+        } else if let decimal = value.shortDecimal {
+            self.decimal(decimal)
         } else {
             var text = value.description
             text.withUTF8 { utf8 in
@@ -141,6 +144,40 @@ private struct DirectWriter {
                 (base + position).update(from: source, count: utf8.count)
                 position += utf8.count
             }
+        }
+    }
+
+    /// A short decimal's digits with its point (`-` first if negative), as `description` writes it.
+    private mutating func decimal(_ decimal: ShortDecimal) {
+        // The sign, at most 13 digits (under 1e9 with four fraction digits) and the point.
+        guard room(15), let base = buffer.baseAddress else { return }
+        if decimal.negative {
+            base[position] = UInt8(ascii: "-")
+            position += 1
+        }
+        var units = decimal.units
+        var digits = 1
+        var probe = units / 10
+        while probe > 0 {
+            digits += 1
+            probe /= 10
+        }
+        // `0.0625`: at least one digit before the point.
+        let whole = max(1, digits - decimal.fractionDigits)
+        var end = position + whole + 1 + decimal.fractionDigits
+        let point = position + whole
+        position = end
+        while end > point + 1 {
+            end -= 1
+            base[end] = UInt8(ascii: "0") + UInt8(units % 10)
+            units /= 10
+        }
+        base[point] = UInt8(ascii: ".")
+        end = point
+        while end > point - whole {
+            end -= 1
+            base[end] = UInt8(ascii: "0") + UInt8(units % 10)
+            units /= 10
         }
     }
 
