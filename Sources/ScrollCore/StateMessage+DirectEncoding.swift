@@ -12,7 +12,9 @@ extension StateMessage {
 
     /// `ServerMessage.state(self).encoded()`, or nil if the general writer must write it.
     func encodedDirectly() -> [UInt8]? {
-        guard loadFailure == nil, topEdge?.loadFailure == nil, recordingStopped == nil else { return nil }
+        if let rare, rare.loadFailure != nil || rare.topLoadFailure != nil || rare.recordingStopped != nil {
+            return nil
+        }
         var fits = false
         let bytes = [UInt8](unsafeUninitializedCapacity: Self.directCapacity) { buffer, count in
             var out = DirectWriter(buffer)
@@ -37,15 +39,15 @@ extension StateMessage {
             out.literal(#","itemCount":"#)
             out.integer(Int64(itemCount))
             out.literal(#","indicator":{"top":{"visible":"#)
-            out.bool(indicator.topVisible)
+            out.bool(drawn.topVisible)
             out.literal(#","height":"#)
-            out.number(indicator.topHeight)
+            out.number(drawn.topHeight)
             out.literal(#","scale":"#)
-            out.number(indicator.topScale)
+            out.number(drawn.topScale)
             out.literal(#","opacity":"#)
-            out.number(indicator.topOpacity)
+            out.number(drawn.topOpacity)
             out.literal(#"},"bottom":{"visible":"#)
-            out.bool(indicator.bottomVisible)
+            out.bool(drawn.bottomVisible)
             out.literal("}}")
             if let origin {
                 out.literal(#","origin":{"x":"#)
@@ -55,7 +57,7 @@ extension StateMessage {
                 out.literal("}")
             }
             out.literal(#","loadFailure":null"#)
-            if let top = topEdge {
+            if let top {
                 out.literal(#","topEdge":{"reachedTop":"#)
                 out.bool(top.reachedTop)
                 out.literal(#","hasPrevious":"#)
