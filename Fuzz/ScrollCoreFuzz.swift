@@ -19,6 +19,7 @@
 public func scrollCoreFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     FuzzDecoder.check(bytes)
+    FuzzNumbers.check(bytes)
     if !decoderOnly {
         var session = FuzzSession()
         session.run(bytes)
@@ -70,6 +71,34 @@ extension FuzzDecoder {
             g.containerSize.width, g.containerSize.height, g.contentInsets.top, g.contentInsets.leading,
             g.contentInsets.bottom, g.contentInsets.trailing, report.anchor?.offset ?? 0,
         ].map(\.bitPattern)
+    }
+}
+
+/// The direct `state` writer spells its numbers (a short decimal by its own digits, `Double.shortDecimal`) as
+/// the general writer does (`Double.description`): checked for each eight bytes of the input read as a double,
+/// and as a decimal (its first six bytes the units, the next the count of fraction digits).
+enum FuzzNumbers {
+    static func check(_ bytes: [UInt8]) {
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = bytes[index..<index + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let units = Double(Int64(bitPattern: word >> 16) % 1_000_000_000_000_000)
+            let scale = [1.0, 10, 100, 1_000, 10_000, 100_000][Int((word >> 8) & 0xFF) % 6]
+            for value in [Double(bitPattern: word), units / scale, -units / scale] {
+                let state = StateMessage(
+                    ack: 1, preset: .refreshable, reachedBottom: false, pull: PullState(distance: value),
+                    refreshing: false, loadingNextPage: false, hasMore: true, itemCount: 1,
+                    indicator: IndicatorState(
+                        topVisible: true, topHeight: value, topScale: value, topOpacity: value, bottomVisible: false))
+                let message = ServerMessage.state(state)
+                var general = JSONWriter()
+                message.write(to: &general)
+                guard message.encoded() == general.bytes else {
+                    fatalError("the direct writer spells \(value) unlike description")
+                }
+            }
+            index += 8
+        }
     }
 }
 

@@ -65,6 +65,18 @@ struct GeometryPacer<Held> {
         return .held(flushAfterMilliseconds: delayUntilToken(), warn: warn)
     }
 
+    /// Takes a token for a geometry that arrived at `now` if nothing is held and a token is left: true when
+    /// ``arrive(_:at:)`` would answer `.apply(geometry, warn: false)`, and then the pacer is as it would have
+    /// left it. False otherwise (nothing changed that `arrive` would not change the same way): call `arrive`.
+    /// It spares the caller wrapping and copying a geometry that is applied at once, the usual case.
+    mutating func admitsAtOnce(at now: Int64) -> Bool {
+        guard held == nil else { return false }
+        refill(at: now)
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+
     /// The scheduled flush time came: the held geometry to apply now, if any.
     mutating func flushDue(at now: Int64) -> Held? {
         flushScheduled = false

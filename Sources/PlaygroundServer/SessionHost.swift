@@ -68,7 +68,21 @@ final class SessionHost: WebServerDelegate {
         var refusals = RefusalWindow()
         var jumps = RefusalWindow()
         /// The `hello` of a fork being rebuilt (SessionHost+Fork); its page waits for the `welcome`.
-        var forking: Hello?
+        var forking: Hello? {
+            get { forkingHello?.hello }
+            set { forkingHello = newValue.map(ForkingHello.init) }
+        }
+        /// `forking`, boxed: every message copies its link out of `links`, and a `Hello` is most of a link.
+        private var forkingHello: ForkingHello?
+    }
+
+    /// A fork's `hello`, shared by the copies of its link (never changed: a new one replaces it).
+    final class ForkingHello {
+        let hello: Hello
+
+        init(_ hello: Hello) {
+            self.hello = hello
+        }
     }
 
     /// The host's one clock: monotonic nanoseconds, read once per input. The core and the trace see it in

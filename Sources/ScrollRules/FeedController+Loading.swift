@@ -2,7 +2,7 @@ extension FeedController {
     // MARK: Page loads, at either edge
 
     /// The edge's rule fired: its page loads, unless the app holds the rule.
-    mutating func ruleFired(_ edge: FeedEdge, _ turn: inout Turn<some RandomNumberGenerator>) {
+    mutating func ruleFired(_ edge: FeedEdge, _ turn: inout Turn) {
         if heldRules.contains(edge) {
             turn.decide(.ruleHeld(edge))
         } else {
@@ -12,7 +12,7 @@ extension FeedController {
 
     /// Something asks `edge` for a page: one load per edge at a time, none past the feed's end or start, the
     /// refresh's and the retry policy's guards, then the load starts.
-    mutating func load(_ edge: FeedEdge, _ trigger: FeedTrigger, _ turn: inout Turn<some RandomNumberGenerator>) {
+    mutating func load(_ edge: FeedEdge, _ trigger: FeedTrigger, _ turn: inout Turn) {
         // A load the app cannot run is never started: it would stay in flight for ever.
         guard canLoad(edge) else { return }
         let failure = loads[edge].failure
@@ -63,7 +63,7 @@ extension FeedController {
     /// many loads of the page started in the last second.
     private mutating func start(
         _ edge: FeedEdge, _ trigger: FeedTrigger, after failure: LoadFailure?,
-        _ turn: inout Turn<some RandomNumberGenerator>
+        _ turn: inout Turn
     ) {
         var load = PageLoad(recentStarts: [turn.now])
         if let failure {
@@ -99,7 +99,7 @@ extension FeedController {
     }
 
     /// The load at `edge` failed: the retry policy decides about its page.
-    mutating func fail(_ edge: FeedEdge, _ turn: inout Turn<some RandomNumberGenerator>) {
+    mutating func fail(_ edge: FeedEdge, _ turn: inout Turn) {
         guard let load = loads[edge].inFlight else { return }
         var failure = LoadFailure(
             failures: load.failures + 1, retries: load.retries, recentStarts: load.recentStarts, next: .manual)

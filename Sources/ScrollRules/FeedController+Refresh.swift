@@ -3,7 +3,7 @@ extension FeedController {
 
     /// A pull or a person asks for a refresh: the preset's behaviour admits it, defers it to the top edge, or
     /// ignores it while one is in flight.
-    mutating func startRefresh(_ trigger: FeedTrigger, _ turn: inout Turn<some RandomNumberGenerator>) {
+    mutating func startRefresh(_ trigger: FeedTrigger, _ turn: inout Turn) {
         // Without a refresh the app cannot run, nothing starts; without previous pages, none is yielded to.
         guard capabilities.contains(.refresh) else { return }
         let yields = hasPrevious && canLoad(.top)
@@ -31,7 +31,7 @@ extension FeedController {
 
     /// The refresh ended. `shown`: the view was updated, so presets that re-arm evaluate the bottom rule
     /// afresh; `addedItems` new items on top change the content, which re-arms by itself.
-    mutating func finishRefresh(addedItems: Int, shown: Bool, _ turn: inout Turn<some RandomNumberGenerator>) {
+    mutating func finishRefresh(addedItems: Int, shown: Bool, _ turn: inout Turn) {
         guard case .inFlight(let hold) = refresh else { return }
         if shown { rearm(.bottom) }
         if case .running(let until) = hold {
@@ -43,7 +43,7 @@ extension FeedController {
     }
 
     /// `refreshOffsetObservable`'s fixed hold ended.
-    mutating func endHold(_ turn: inout Turn<some RandomNumberGenerator>) {
+    mutating func endHold(_ turn: inout Turn) {
         switch refresh {
         case .inFlight(hold: .running):
             // The fixed hold ends the indicator while the refresh goes on (the design's pitfall).
@@ -62,7 +62,7 @@ extension FeedController {
     /// the indicator goes without new content landing at that moment: a page that does not change sends no
     /// geometry that would re-arm the bottom rule, so a user resting at the bottom would wait forever. (New
     /// content landing re-arms it.)
-    private mutating func loadWhatTheRefreshHeldBack(_ turn: inout Turn<some RandomNumberGenerator>) {
+    private mutating func loadWhatTheRefreshHeldBack(_ turn: inout Turn) {
         guard
             settings.behavior.loadsWhatRefreshHeldBack(
                 refreshing: isRefreshing, bottomIdle: loads.bottom == .idle, atBottom: memory.reachedBottom,

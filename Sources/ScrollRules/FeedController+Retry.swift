@@ -4,7 +4,7 @@ extension FeedController {
     /// The retry policy's decision about a page that just failed (`retryPolicy`): wait for a person, do
     /// nothing, schedule the next automatic retry, or give up.
     mutating func decideRetry(
-        _ failure: inout LoadFailure, at edge: FeedEdge, _ turn: inout Turn<some RandomNumberGenerator>
+        _ failure: inout LoadFailure, at edge: FeedEdge, _ turn: inout Turn
     ) {
         failure.suppressionNoted = false
         switch settings.retryDecision(afterRetries: failure.retries) {
@@ -22,7 +22,7 @@ extension FeedController {
 
     /// Schedules automatic retry `number` of the failed page after its backoff delay, jitter drawn now.
     mutating func scheduleRetry(
-        _ failure: inout LoadFailure, number: Int, at edge: FeedEdge, _ turn: inout Turn<some RandomNumberGenerator>
+        _ failure: inout LoadFailure, number: Int, at edge: FeedEdge, _ turn: inout Turn
     ) {
         let delay = settings.retryDelay(number) { half in turn.jitter(half) }
         failure.next = .scheduled(ScheduledRetry(number: number, due: turn.now + Int64(delay)))
@@ -33,20 +33,20 @@ extension FeedController {
     /// Drops the failed page's scheduled retry, if it has one, and says why.
     func cancelRetry(
         of failure: LoadFailure, at edge: FeedEdge, _ reason: RetryCancellation,
-        _ turn: inout Turn<some RandomNumberGenerator>
+        _ turn: inout Turn
     ) {
         guard case .scheduled(let retry) = failure.next else { return }
         turn.decide(.retryCancelled(edge, retry: retry.number, reason: reason))
     }
 
     /// The scheduled retry at `edge` is due: it asks for the page as the retry policy's retry.
-    mutating func retryDue(_ edge: FeedEdge, _ turn: inout Turn<some RandomNumberGenerator>) {
+    mutating func retryDue(_ edge: FeedEdge, _ turn: inout Turn) {
         guard case .scheduled = loads[edge].failure?.next else { return }
         load(edge, .retry, &turn)
     }
 
     /// Runs what was due by the turn's clock: the end of the fixed hold, then each edge's scheduled retry.
-    mutating func runWhatIsDue(_ turn: inout Turn<some RandomNumberGenerator>) {
+    mutating func runWhatIsDue(_ turn: inout Turn) {
         if let ends = refresh.holdEnds, ends <= turn.now { endHold(&turn) }
         for edge in FeedEdge.allCases {
             guard case .scheduled(let retry) = loads[edge].failure?.next, retry.due <= turn.now else { continue }

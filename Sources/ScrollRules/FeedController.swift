@@ -85,11 +85,19 @@ public struct FeedController: Equatable, Sendable {
     /// the decisions' ``FeedDecision/action``s are what the app must do. A retry's jitter is drawn from
     /// `generator` (half the delay, `Int(generator.next() % UInt64(half + 1))`), so a seeded generator
     /// replays the same schedule.
-    public mutating func decide(
-        _ event: FeedEvent, now: Int64, using generator: inout some RandomNumberGenerator
+    public mutating func decide<Generator: RandomNumberGenerator>(
+        _ event: FeedEvent, now: Int64, using generator: inout Generator
     ) -> [FeedDecision] {
+        // The rules are not generic: a caller in another module would run them unspecialized, with generic
+        // metadata and arrays on every event. Only a retry's jitter reaches the generator, through `Turn`.
         var turn = Turn(now: now, random: generator)
-        defer { generator = turn.random }
+        run(event, &turn)
+        // The generator moved on only if a jitter was drawn (rare): then it is handed back.
+        if turn.drew { generator = turn.random as! Generator }
+        return turn.decisions
+    }
+
+    private mutating func run(_ event: FeedEvent, _ turn: inout Turn) {
         switch event {
         case .geometryChanged(let geometry, let phase): observe(geometry, phase: phase, &turn)
         case .loadRequested(let edge): load(edge, .manual, &turn)
@@ -107,7 +115,6 @@ public struct FeedController: Equatable, Sendable {
         case .settingsChanged(let new): apply(new, &turn)
         case .reset(let more, let previous): reset(hasMore: more, hasPrevious: previous, &turn)
         }
-        return turn.decisions
     }
 
     /// ``decide(_:now:using:)`` with the system's random generator.
@@ -194,7 +201,7 @@ public struct FeedController: Equatable, Sendable {
     // MARK: Geometry, arrivals, ends, settings, reset
 
     private mutating func observe(
-        _ geometry: FeedGeometry, phase: FeedScrollPhase, _ turn: inout Turn<some RandomNumberGenerator>
+        _ geometry: FeedGeometry, phase: FeedScrollPhase, _ turn: inout Turn
     ) {
         lastGeometry = geometry
         lastPhase = phase
@@ -208,7 +215,7 @@ public struct FeedController: Equatable, Sendable {
         if verdict.returnedToOrigin { turn.decide(.returnedToOrigin) }
     }
 
-    private mutating func itemsArrived(_ turn: inout Turn<some RandomNumberGenerator>) {
+    private mutating func itemsArrived(_ turn: inout Turn) {
         rearm(.bottom)
         if lastGeometry != nil, reachedBottom { turn.decide(.followsArrivals) }
     }
@@ -226,7 +233,7 @@ public struct FeedController: Equatable, Sendable {
         }
     }
 
-    private mutating func apply(_ new: FeedSettings, _ turn: inout Turn<some RandomNumberGenerator>) {
+    private mutating func apply(_ new: FeedSettings, _ turn: inout Turn) {
         let before = settings
         settings = new
         if new.preset != before.preset || new.axis != before.axis {
@@ -256,7 +263,7 @@ public struct FeedController: Equatable, Sendable {
     }
 
     private mutating func reset(
-        hasMore more: Bool, hasPrevious previous: Bool, _ turn: inout Turn<some RandomNumberGenerator>
+        hasMore more: Bool, hasPrevious previous: Bool, _ turn: inout Turn
     ) {
         for edge in FeedEdge.allCases {
             if loads[edge].inFlight != nil { turn.decide(.loadCancelled(edge, reason: .reset)) }
@@ -291,13 +298,24 @@ public struct FeedController: Equatable, Sendable {
 }
 
 /// One call's work: its clock, what was decided so far, and the generator a retry's jitter is drawn from.
-struct Turn<Random: RandomNumberGenerator> {
+struct Turn {
     let now: Int64
-    var random: Random
+    /// The caller's generator (not a generic parameter: see ``FeedController/decide(_:now:using:)``).
+    private(set) var random: any RandomNumberGenerator
+    /// Whether `random` moved on (a jitter was drawn).
+    private(set) var drew = false
     var decisions: [FeedDecision] = []
+
+    init(now: Int64, random: any RandomNumberGenerator) {
+        self.now = now
+        self.random = random
+    }
 
     mutating func decide(_ decision: FeedDecision) { decisions.append(decision) }
 
     /// A retry's jittered half: 0…`half`, as the playground's session has always drawn it.
-    mutating func jitter(_ half: Int) -> Int { Int(random.next() % UInt64(half + 1)) }
+    mutating func jitter(_ half: Int) -> Int {
+        drew = true
+        return Int(random.next() % UInt64(half + 1))
+    }
 }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PlaygroundServer
+import ScrollCore
 
 /// The geometry pace on a manual clock (nanoseconds).
 struct GeometryPacerTests {
@@ -99,6 +100,38 @@ struct GeometryPacerTests {
             Issue.record("the debt of early takes was not capped")
             return
         }
+    }
+
+    /// The host asks `admitsAtOnce` before `arrive`: over bursts, floods, pauses, early takes and flushes, it
+    /// answers exactly as `arrive` alone does, and leaves the pacer where `arrive` leaves it.
+    @Test func admittingAtOnceAnswersAsArriving() {
+        var generator = SeededGenerator(seed: 5)
+        var arriving = GeometryPacer<Int>(ratePerSecond: 60, burst: 3)
+        var admitting = arriving
+        var now: Int64 = 0
+        var admittedAtOnce = 0
+        for value in 0..<5_000 {
+            now += [0, 1, 4, 16, 17, 40, 300][Int.random(in: 0..<7, using: &generator)] * Self.millisecond
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0:
+                #expect(admitting.takeHeld(at: now) == arriving.takeHeld(at: now))
+            case 1:
+                #expect(admitting.flushDue(at: now) == arriving.flushDue(at: now))
+            default:
+                let expected = "\(arriving.arrive(value, at: now))"
+                if admitting.admitsAtOnce(at: now) {
+                    admittedAtOnce += 1
+                    #expect(expected == "\(GeometryPacer<Int>.Arrival.apply(value, warn: false))")
+                } else {
+                    #expect("\(admitting.arrive(value, at: now))" == expected)
+                }
+            }
+            #expect(admitting.isHolding == arriving.isHolding)
+            #expect(admitting.coalescedCount == arriving.coalescedCount)
+        }
+        // Both ways were taken often.
+        #expect(admittedAtOnce > 1_000)
+        #expect(arriving.coalescedCount > 100)
     }
 
     static func warnings(_ arrivals: [GeometryPacer<Int>.Arrival]) -> Int {

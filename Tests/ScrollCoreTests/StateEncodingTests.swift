@@ -86,6 +86,58 @@ struct StateEncodingTests {
         }
     }
 
+    /// The bytes the direct writer gives `value` (as a `state`'s `pull.distance`).
+    static func directlyWritten(_ value: Double) -> String? {
+        let state = StateMessage(
+            ack: 1, preset: .offsetObserving, reachedBottom: false, pull: PullState(distance: value), refreshing: false,
+            loadingNextPage: false, hasMore: true, itemCount: 3, indicator: IndicatorState())
+        guard let bytes = state.encodedDirectly() else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let start = text.range(of: #""distance":"#), let end = text.range(of: #","progress""#) else { return nil }
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    /// Short decimals (k / 10^d, written without `description`) and their neighbours, near and far from the
+    /// range's ends, with either sign: each is spelled exactly as `Double.description` spells it.
+    @Test func shortDecimalsAreSpelledAsDescriptionSpellsThem() {
+        var values: [Double] = [
+            0.6, 0.1 + 0.2, 1 / 3, 0.0001, 0.00011, 0.00009999, 0.0001.nextDown, 0.0001.nextUp, 999_999_999.9999,
+            999_999_999.99995, 1e9.nextDown, 1e9 - 0.5, 123_456_789.0001, 0.0625, 0.03125, 1_073_741_824.5, 2.5e-5,
+            4.35, 0.07, 1.005, 1234.5678, 98_765.4321,
+        ]
+        var scale = 1.0
+        for digits in 1...6 {
+            scale *= 10
+            var units = Array(1...2_000) + [9_999, 10_001, 99_999, 123_457, 4_503_599_627_370_495]
+            let top = Int(1e9 * scale)
+            units += Array(top - 40...top + 2)
+            for unit in units {
+                let value = Double(unit) / scale
+                values += [value, -value, value.nextUp, value.nextDown]
+            }
+        }
+        var generator = SeededGenerator(seed: 10)
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...5, using: &generator)
+            let whole = Double.random(in: -2e5...2e5, using: &generator)
+            let factor = [10.0, 100, 1_000, 10_000, 100_000][digits - 1]
+            values += [(whole * factor).rounded() / factor, Double.random(in: -1e9...1e9, using: &generator)]
+        }
+        var short = 0
+        for value in values where value != value.rounded(.towardZero) {
+            #expect(Self.directlyWritten(value) == value.description, "\(value)")
+            if value.shortDecimal != nil { short += 1 }
+        }
+        // Most took the short path, so the comparison is about it.
+        #expect(short > values.count / 3)
+        #expect(0.6.shortDecimal == ShortDecimal(negative: false, units: 6, fractionDigits: 1))
+        #expect((-12.25).shortDecimal == ShortDecimal(negative: true, units: 1225, fractionDigits: 2))
+        #expect(0.0625.shortDecimal == ShortDecimal(negative: false, units: 625, fractionDigits: 4))
+        #expect(0.03125.shortDecimal == nil)
+        #expect((0.1 + 0.2).shortDecimal == nil)
+        #expect(1e9.nextDown.shortDecimal == nil)
+    }
+
     /// Every kind of message: `encoded()` gives the general writer's bytes.
     @Test func everyMessageKindEncodesAsTheGeneralWriter() {
         var generator = SeededGenerator(seed: 7)
