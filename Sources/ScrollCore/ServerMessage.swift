@@ -177,7 +177,10 @@ public struct StateMessage: Equatable, Sendable {
         }
         set {
             drawn = DrawnIndicator(newValue)
-            change { $0.bottomFailure = newValue.bottomFailure; $0.topFailure = newValue.topFailure }
+            change {
+                $0.bottomFailure = newValue.bottomFailure
+                $0.topFailure = newValue.topFailure
+            }
         }
     }
 

@@ -1,7 +1,7 @@
+import ScrollCore
 import Testing
 
 @testable import PlaygroundServer
-import ScrollCore
 
 /// The geometry pace on a manual clock (nanoseconds).
 struct GeometryPacerTests {
