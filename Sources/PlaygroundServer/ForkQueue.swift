@@ -1,7 +1,8 @@
 import LWSTransport
+import ScrollCore
 import Synchronization
 
-/// Set when a fork's page has gone, so its rebuild stops at the next point it looks.
+/// Set when the page of a fork or a hand trial has gone, so its work stops at the next point it looks.
 final class ForkCancellation: Sendable {
     private let flag = Atomic<Bool>(false)
 
@@ -12,36 +13,43 @@ final class ForkCancellation: Sendable {
     }
 }
 
-/// The forks waiting for their rebuild and the one being rebuilt: budgeted work, confined to the service
-/// thread. Every fork counts, queued or running, until it is done or its page goes; a page that goes
-/// takes its fork (and the parent trace it holds) out of the queue at once, and a running rebuild is told
-/// to stop. The slots are shared by client address, so one client with many connections cannot hold them all.
-struct ForkQueue {
-    /// One fork waiting for its rebuild.
+/// The forks waiting for their rebuild and the one being rebuilt.
+typealias ForkQueue = WorkQueue<ForkRebuild>
+
+/// The hand trials (`tryHand`) waiting to run and the one running.
+typealias HandTrialQueue = WorkQueue<Result<JSONValue, ProtocolError>>
+
+/// Work a page asked for that runs off the service thread, one at a time (a fork's rebuild, a hand trial):
+/// budgeted, confined to the service thread. Every piece counts, queued or running, until it is done or its
+/// page goes; a page that goes takes its work (and the trace it holds) out of the queue at once, and running
+/// work is told to stop. The slots are shared by client address, so one client with many connections cannot
+/// hold them all.
+struct WorkQueue<Output: Sendable> {
+    /// One piece of work waiting to run.
     struct Entry {
         let connection: ConnectionID
         /// The client's address, for the per-client share.
         let peer: String
-        let work: @Sendable () -> ForkRebuild
+        let work: @Sendable () -> Output
         let cancellation: ForkCancellation
-        /// The parent trace its work holds, counted in the server's upload budget until the fork leaves.
+        /// The trace its work holds, counted in the server's upload budget until the work leaves.
         let upload: PendingUploads.Held
     }
 
-    /// Why a fork is not taken now; the page may send its hello again (its parent trace is kept).
+    /// Why work is not taken now; the page may ask again (the trace it sent is kept).
     enum Refusal: Equatable {
-        /// `capacity` forks are queued or running.
+        /// `capacity` pieces are queued or running.
         case full(capacity: Int)
         /// This client address already has `perPeer` of them.
         case peerFull(perPeer: Int)
     }
 
-    /// Forks queued or running at once, over all clients.
+    /// Pieces queued or running at once, over all clients.
     let capacity: Int
-    /// Forks queued or running at once for one client address.
+    /// Pieces queued or running at once for one client address.
     let perPeer: Int
     private(set) var waiting: [Entry] = []
-    /// The fork being rebuilt; it still counts after its page went, until its rebuild returns.
+    /// The piece running; it still counts after its page went, until its work returns.
     private(set) var running:
         (connection: ConnectionID, peer: String, cancellation: ForkCancellation, upload: PendingUploads.Held)?
 
@@ -59,6 +67,11 @@ struct ForkQueue {
         let ofPeer = waiting.count(where: { $0.peer == peer }) + (running?.peer == peer ? 1 : 0)
         if ofPeer >= perPeer { return .peerFull(perPeer: perPeer) }
         return nil
+    }
+
+    /// Whether `connection` has work queued or running.
+    func isQueued(_ connection: ConnectionID) -> Bool {
+        running?.connection == connection || waiting.contains { $0.connection == connection }
     }
 
     /// Queues a fork the caller checked with ``refusal(for:)``.

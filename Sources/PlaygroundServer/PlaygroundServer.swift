@@ -60,10 +60,12 @@ public final class PlaygroundServer: @unchecked Sendable {
                 playground.server.execute { loop in playground.host.forkRebuilt(result, on: connection, loop: loop) }
             }
         }
-        // A `tryHand` (the page's "Try this hand under…") runs on the same thread, after any rebuild before it.
+        // A `tryHand` (the page's "Try this hand under…") runs on a thread of its own, one at a time, so a fork
+        // never waits behind a trial (nor a trial behind a fork).
+        let trials = DispatchQueue(label: "scroll-playground.hand-trial", qos: .utility)
         host.tryHandOffLoop = { [weak self] connection, work in
             guard let playground = self else { return }
-            forks.async {
+            trials.async {
                 let result = work()
                 playground.server.execute { loop in playground.host.handTried(result, on: connection, loop: loop) }
             }

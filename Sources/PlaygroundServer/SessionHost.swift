@@ -1,6 +1,7 @@
 import Foundation
 import LWSTransport
 import ScrollCore
+import ScrollLab
 import Synchronization
 
 /// Connects WebSockets to ScrollCore sessions: decodes messages, runs the reducer, and carries out its
@@ -112,9 +113,10 @@ final class SessionHost: WebServerDelegate {
     /// Runs a `tryHand` off the service thread, then ``handTried(_:on:loop:)`` on it (set by
     /// PlaygroundServer); nil runs it in place.
     var tryHandOffLoop: ((ConnectionID, @escaping @Sendable () -> Result<JSONValue, ProtocolError>) -> Void)?
-    /// Connections whose `tryHand` is running, with the trace each holds (SessionHost+HandTrial). A trial
-    /// whose page went still counts until it returns.
-    var handTrials: [ConnectionID: PendingUploads.Held] = [:]
+    /// `tryHand` trials queued or running, with the trace each holds (SessionHost+HandTrial). A running trial
+    /// whose page went still counts until it returns (within a simulated frame).
+    var handTrialQueue = HandTrialQueue(
+        capacity: SessionHost.maxHandTrialsInProgress, perPeer: SessionHost.maxHandTrialsPerPeer)
 
     init(
         options: PlaygroundOptions, log: EventLog, logBudget: LogBudget? = nil,
@@ -287,6 +289,8 @@ final class SessionHost: WebServerDelegate {
         if link?.forking != nil {
             for freed in forkQueue.cancel(id) { uploads.release(freed) }
         }
+        // So does a hand trial: queued, it goes with its trace; running, it stops within a simulated frame.
+        for freed in handTrialQueue.cancel(id) { uploads.release(freed) }
         if let timer = link?.helloTimer { loop.cancel(timer) }
         guard let sessionID = link?.session, let hosted = sessions[sessionID], hosted.connection == id else { return }
         hosted.connection = nil

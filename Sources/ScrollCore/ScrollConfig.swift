@@ -265,15 +265,16 @@ extension ScrollConfig {
         guard let setting = Self.settings.first(where: { $0.name == name }) else {
             throw .unknownName(field: "setting", accepted: Self.settings.map(\.name))
         }
-        let value: JSONValue
-        if let number = Double(text) {
-            value = .number(number)
-        } else if text == "true" || text == "false" {
-            value = .bool(text == "true")
-        } else {
-            value = .string(text)
-        }
-        try setting.apply(&self, value)
+        try setting.apply(&self, Self.value(ofText: text))
+    }
+
+    /// A setting's value given as text (`--set`, a page's `KEY=VALUE`): a number when it reads as one, a
+    /// boolean for `true` and `false`, else the text. The setting's own check then holds it to its range,
+    /// exactly as a `config` message's JSON value.
+    public static func value(ofText text: String) -> JSONValue {
+        if let number = Double(text) { return .number(number) }
+        if text == "true" || text == "false" { return .bool(text == "true") }
+        return .string(text)
     }
 
     /// All settings as JSON (camelCase), as `welcome.config` shows them.

@@ -25,7 +25,7 @@ extension RecordedHand {
         // (zoom leaves 0.4 px) never does.
         var closestToEnd = Double.infinity
 
-        for line in trace.lines {
+        for (index, line) in trace.lines.enumerated() {
             guard case .input(let lineT, let text) = line,
                 let message = try? ClientMessage.decode(text)
             else { continue }
@@ -52,6 +52,8 @@ extension RecordedHand {
                 continue
             case .geometry(let report):
                 guard let start = hello?.t else { continue }
+                // The header is line 1: the trace's lines follow it, one a line.
+                if let reason = Self.unsimulable(report.geometry) { throw .unsimulable(line: index + 2, reason) }
                 let t = lineT - start
                 let geometry = report.geometry
                 let phase = report.phase
@@ -178,6 +180,30 @@ extension RecordedHand {
         let median = paced.isEmpty ? (sorted.isEmpty ? 16 : Double(sorted[sorted.count / 2])) : paced[paced.count / 2]
         frameMs = Int64(max(4, min(100, median.rounded())))
         recordedDecisions = trace.recordedDecisions.map { TimedDecision(t: $0.t - hello.t, entry: $0.entry) }
+    }
+
+    /// The geometry the lab simulates, px: a viewport of the lab's own `containerHeight` / `containerWidth` /
+    /// inset ranges, and content and offsets up to a billion px (a browser stops near 3.3e7). Past them a hand
+    /// from a hostile or broken recorder would drive the simulated page to sizes it cannot report.
+    static let simulable: [(name: String, read: @Sendable (FeedGeometry) -> Double, range: ClosedRange<Double>)] = [
+        ("containerSize.height", { $0.containerSize.height }, 1...100_000),
+        ("containerSize.width", { $0.containerSize.width }, 0...100_000),
+        ("contentInsets.top", { $0.contentInsets.top }, 0...100_000),
+        ("contentInsets.bottom", { $0.contentInsets.bottom }, 0...100_000),
+        ("contentInsets.leading", { $0.contentInsets.leading }, 0...100_000),
+        ("contentInsets.trailing", { $0.contentInsets.trailing }, 0...100_000),
+        ("contentSize.height", { $0.contentSize.height }, 0...1e9),
+        ("contentSize.width", { $0.contentSize.width }, 0...1e9),
+        ("contentOffset.y", { $0.contentOffset.y }, -1e9...1e9),
+        ("contentOffset.x", { $0.contentOffset.x }, -1e9...1e9),
+    ]
+
+    /// Why the lab cannot simulate this geometry (the first field out of ``simulable``); nil when it can.
+    static func unsimulable(_ geometry: FeedGeometry) -> String? {
+        guard let bad = simulable.first(where: { !$0.range.contains($0.read(geometry)) }) else { return nil }
+        // The value as given (0.0001, 1e+308), not rounded as a report's numbers are.
+        return "\(bad.name) \(bad.read(geometry)) is outside what the lab simulates "
+            + "(\(LabFormat.number(bad.range.lowerBound))…\(LabFormat.number(bad.range.upperBound)) px)"
     }
 
     /// `contentOffset` measured from the content's top (the iOS model's position).

@@ -102,12 +102,15 @@ public enum HandError: Error, Equatable, Sendable, CustomStringConvertible {
     case noGeometry
     /// The trace has more steps than ``RecordedHand/stepLimit``.
     case tooLong(Int)
+    /// The geometry on this line of the trace is past what the lab simulates (named in the text).
+    case unsimulable(line: Int, String)
 
     public var description: String {
         switch self {
         case .noHello: "the trace has no hello: it is not a page's session"
         case .noGeometry: "the trace has no geometry: there is no hand to take"
         case .tooLong(let count): "the trace has \(count) steps, more than \(RecordedHand.stepLimit)"
+        case .unsimulable(let line, let reason): "line \(line): \(reason)"
         }
     }
 }

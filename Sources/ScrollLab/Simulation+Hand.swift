@@ -14,11 +14,15 @@ extension Simulation {
 
     /// Runs a recorded hand: its steps at their recorded times, and frames at the recording's pace between
     /// them (so momentum that now runs longer, or content that now lands sooner, is seen), until
-    /// ``seconds``. The page's content grows as *these* settings load. `record` keeps the run's trace.
-    public func run(hand: RecordedHand, record: Bool = false) -> (report: SimulationReport, trace: Trace?) {
+    /// ``seconds``. The page's content grows as *these* settings load. `record` keeps the run's trace. `stop`
+    /// is asked at every frame with its time (ms): once it says yes the run ends there (`stopped`), so work
+    /// nobody waits for any more ends within a frame.
+    public func run(hand: RecordedHand, record: Bool = false, stop: (Int64) -> Bool = { _ in false }) -> (
+        report: SimulationReport, trace: Trace?, stopped: Bool
+    ) {
         var pageLayout = layout
         pageLayout.contentSize = config.contentSize
-        var session = LabSession(source: source, layout: pageLayout, record: record)
+        var session = LabSession(source: source, layout: pageLayout, record: record, itemCap: itemCap)
         var meter = Meter(pullThreshold: config.pullThreshold)
         meter.observe(session.hello(config.recordedJSON.object ?? [:]), session: session, at: 0)
         // Settings this run changed from the recording's: a recorded `config` message does not undo them.
@@ -42,6 +46,7 @@ extension Simulation {
             let fillT = lastFrame.map { $0 + frame } ?? .max
             let t = min(stepT, fillT)
             guard t <= end else { break }
+            if stop(t) { return (meter.report(session: session, at: t, frames: frames), nil, true) }
             while let fired = session.fireNext(upTo: t) {
                 meter.observe(fired.effects, session: session, at: session.now)
             }
@@ -81,7 +86,7 @@ extension Simulation {
         while let fired = session.fireNext(upTo: end) {
             meter.observe(fired.effects, session: session, at: session.now)
         }
-        return (meter.report(session: session, at: end, frames: frames), session.trace(session: "hand"))
+        return (meter.report(session: session, at: end, frames: frames), session.trace(session: "hand"), false)
     }
 
     /// The phase the simulated page reports at a recorded step: the recording's while a finger is down (or

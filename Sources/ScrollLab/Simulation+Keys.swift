@@ -65,7 +65,9 @@ extension Simulation {
 public enum LabFormat {
     /// `10`, `0.5`, `12.3` (at most three decimals).
     public static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        // Past 1e15 (or not finite) no integer conversion is safe: Swift's own spelling (`1e+308`, `inf`).
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+        if value == value.rounded() { return String(Int(value)) }
         let rounded = (value * 1000).rounded() / 1000
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }

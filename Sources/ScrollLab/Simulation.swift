@@ -16,6 +16,8 @@ public struct Simulation: Equatable, Sendable {
     public var source = FeedSource.synthetic
     /// A recording's hand (`--gesture trace:FILE`), run instead of ``gesture``.
     public var hand: RecordedHand?
+    /// The most items the session holds (as `--max-session-items` holds a served one); nil: unbounded.
+    public var itemCap: Int?
 
     public init() {}
 
@@ -31,7 +33,7 @@ public struct Simulation: Equatable, Sendable {
     public func run(driver: inout some GestureDriver) -> SimulationReport {
         var pageLayout = layout
         pageLayout.contentSize = config.contentSize
-        var session = LabSession(source: source, layout: pageLayout)
+        var session = LabSession(source: source, layout: pageLayout, itemCap: itemCap)
         var meter = Meter(pullThreshold: config.pullThreshold)
         let opening = session.hello(config.recordedJSON.object ?? [:])
         meter.observe(opening, session: session, at: 0)

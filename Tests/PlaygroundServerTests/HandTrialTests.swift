@@ -1,5 +1,6 @@
 import Foundation
 import ScrollCore
+import ScrollLab
 import Testing
 
 @testable import PlaygroundServer
@@ -15,7 +16,9 @@ struct HandTrialTests {
     static func run(_ request: String, upload: [UInt8] = trace, maxLines: Int = 50_000) -> Result<
         JSONValue, ProtocolError
     > {
-        HandTrial.run(upload: upload, request: Array(request.utf8), maxLines: maxLines)
+        HandTrial.answer(
+            upload: upload, request: Array(request.utf8), limits: HandTrial.Limits(maxLines: maxLines, maxItems: 10_000)
+        )
     }
 
     @Test func asRecordedTheRowsAgreeAndOtherSettingsShowTheStall() throws {
