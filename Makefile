@@ -64,12 +64,13 @@ test-asan: deps
 test-tsan: deps
 	SCROLL_PLAYGROUND_SANITIZER=thread TSAN_OPTIONS=atexit_sleep_ms=0 $(SWIFT) test --no-parallel --sanitize=thread --scratch-path .build/sanitize-thread $(SANITIZER_TOOLSET)
 
-# Replays the saved crash inputs, then fuzzes ScrollCore's decoder and reducer for 30 s, and the trace reader
-# and a fork's rebuild for 30 s (Fuzz/fuzz.sh).
+# Replays the saved crash inputs, then fuzzes ScrollCore's decoder and reducer for 30 s, the trace reader
+# and a fork's rebuild for 30 s, and a hand trial end to end for 30 s (Fuzz/fuzz.sh).
 fuzz-smoke:
 	Fuzz/fuzz.sh regressions
 	Fuzz/fuzz.sh run 30
 	Fuzz/fuzz.sh trace 30
+	Fuzz/fuzz.sh hand 30
 
 # Churn, a client that never reads and a geometry flood against a release build, on loopback; prints figures.
 soak: deps

@@ -8,6 +8,10 @@
 #   Fuzz/fuzz.sh trace SECONDS  build .build/fuzz/trace-fuzz (Fuzz/TraceFuzz.swift: the trace reader and a
 #                               fork's rebuild), then fuzz it for SECONDS (default 30), seeded with
 #                               Examples/traces/*.jsonl whole; its saved crashes live in Fuzz/TraceRegressions
+#   Fuzz/fuzz.sh hand SECONDS   build .build/fuzz/hand-fuzz (Fuzz/HandTrialFuzz.swift: a tryHand end to end,
+#                               its message on the first line, the uploaded trace after it), then fuzz it for
+#                               SECONDS (default 30), seeded with each example trace under a few settings; its
+#                               saved crashes live in Fuzz/HandRegressions
 #
 # The target is compiled outside SwiftPM: Sources/ScrollCore/*.swift and Fuzz/ScrollCoreFuzz.swift become
 # one module. The working corpus lives in .build/fuzz/corpus, seeded from Fuzz/Seeds, Fuzz/Regressions
@@ -20,23 +24,59 @@ export PATH="/opt/swift/usr/bin:$PATH"
 OUT=.build/fuzz
 BIN=$OUT/scroll-core-fuzz
 TRACE_BIN=$OUT/trace-fuzz
+HAND_BIN=$OUT/hand-fuzz
 
 # compile BINARY ENTRY.swift: ScrollRules' and ScrollCore's sources and the entry point as one module, unless
 # up to date. ScrollCore's re-export of ScrollRules is left out: in one module there is nothing to import.
 # `-package-name` as SwiftPM gives one, for the sources' `package` declarations.
+# Further arguments are more sources of the same module (the hand trial's ScrollLab copies).
 compile() {
     local binary=$1 entry=$2 newest sources
+    shift 2
     mkdir -p "$OUT"
     sources=(Sources/ScrollRules/*.swift $(ls Sources/ScrollCore/*.swift | grep -v '/ScrollRules+Export.swift$'))
     newest=$(ls -t "${sources[@]}" "$entry" | head -n 1)
     if [[ -x "$binary" && "$binary" -nt "$newest" && "$binary" -nt Fuzz/fuzz.sh ]]; then return; fi
     echo "fuzz: compiling $binary"
+    local extra=()
+    for file in "$@"; do [[ "$file" == "$entry" ]] || extra+=("$file"); done
     swiftc -swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld \
-        -package-name scroll_playground -module-name "$(basename "$entry" .swift)" -o "$binary" "${sources[@]}" "$entry"
+        -package-name scroll_playground -module-name "$(basename "$entry" .swift)" -o "$binary" "${sources[@]}" \
+        "${extra[@]}" "$entry"
 }
 
 build() {
     compile "$BIN" Fuzz/ScrollCoreFuzz.swift
+}
+
+# The hand trial's target also needs ScrollLab, whose files import ScrollCore: in one module there is nothing to
+# import, so they are compiled from copies without that line.
+compile_hand() {
+    local lab=$OUT/hand-lab newest
+    newest=$(ls -t Sources/ScrollLab/*.swift Sources/ScrollCore/*.swift Sources/ScrollRules/*.swift \
+        Fuzz/HandTrialFuzz.swift | head -n 1)
+    if [[ -x "$HAND_BIN" && "$HAND_BIN" -nt "$newest" && "$HAND_BIN" -nt Fuzz/fuzz.sh ]]; then return; fi
+    rm -rf "$lab" && mkdir -p "$lab"
+    for file in Sources/ScrollLab/*.swift; do
+        grep -v '^import ScrollCore$' "$file" >"$lab/$(basename "$file")"
+    done
+    cp Fuzz/HandTrialFuzz.swift "$lab/HandTrialFuzz.swift"
+    rm -f "$HAND_BIN"
+    compile "$HAND_BIN" "$lab/HandTrialFuzz.swift" "$lab"/*.swift
+}
+
+# A trace as a hand trial's input: a tryHand message on the first line, the trace after it.
+seed_hand_corpus() {
+    mkdir -p "$OUT/hand-corpus" "$OUT/hand-artifacts"
+    if compgen -G "Fuzz/HandRegressions/*" >/dev/null; then cp -n Fuzz/HandRegressions/* "$OUT/hand-corpus/"; fi
+    local request index=0
+    for path in Examples/traces/*.jsonl; do
+        for request in '{"type":"tryHand"}' '{"type":"tryHand","preset":"chat","settings":{"loadLatencyMs":"50"}}' \
+            '{"type":"tryHand","settings":{"bottomThreshold":0,"windowSize":60,"maxItems":0}}'; do
+            index=$((index + 1))
+            [[ -e "$OUT/hand-corpus/seed-$index" ]] || { echo "$request"; cat "$path"; } >"$OUT/hand-corpus/seed-$index"
+        done
+    done
 }
 
 seed_corpus() {
@@ -88,6 +128,10 @@ regressions)
         compile "$TRACE_BIN" Fuzz/TraceFuzz.swift
         "$TRACE_BIN" Fuzz/TraceRegressions/*
     fi
+    if compgen -G "Fuzz/HandRegressions/*" >/dev/null; then
+        compile_hand
+        "$HAND_BIN" Fuzz/HandRegressions/*
+    fi
     ;;
 trace)
     seconds="${2:-30}"
@@ -98,8 +142,15 @@ trace)
     "$TRACE_BIN" "$OUT/trace-corpus" -dict=Fuzz/trace.dict -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
         -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$OUT/trace-artifacts/"
     ;;
+hand)
+    seconds="${2:-30}"
+    compile_hand
+    seed_hand_corpus
+    "$HAND_BIN" "$OUT/hand-corpus" -dict=Fuzz/trace.dict -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+        -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$OUT/hand-artifacts/"
+    ;;
 *)
-    echo "usage: Fuzz/fuzz.sh build | run [SECONDS] | regressions | trace [SECONDS]" >&2
+    echo "usage: Fuzz/fuzz.sh build | run [SECONDS] | regressions | trace [SECONDS] | hand [SECONDS]" >&2
     exit 2
     ;;
 esac

@@ -215,14 +215,8 @@ extension SessionHost {
             return
         }
         // Other pages may have taken the last places while this one was rebuilt.
-        guard activeSessionCount < options.maxSessions else {
-            refuse(
-                ProtocolError(.serverFull, "the server holds \(options.maxSessions) sessions"), on: id, at: now,
-                loop: loop)
-            loop.close(id, code: 1013, reason: "server full")
-            return
-        }
-        if sessions.count >= options.maxSessions { evictLongestWaiting(loop: loop) }
+        let peer = loop.peerAddress(of: id) ?? "unknown"
+        guard admitNewSession(from: peer, on: id, at: now, makeRoom: true, loop: loop) else { return }
 
         let sessionID = SessionID(number: nextSessionNumber)
         rebuilt.rename(sessionID.description)
@@ -235,6 +229,7 @@ extension SessionHost {
         let hosted = Hosted(id: sessionID, state: state, since: WallClock.iso8601Now(), trace: trace)
         hosted.geometryPacer = GeometryPacer(ratePerSecond: options.maxGeometryPerSecond)
         hosted.connection = id
+        hosted.peer = peer
         hosted.clockOffset = now - fork.at
         sessions[sessionID] = hosted
         links[id]?.hosted = hosted

@@ -32,13 +32,14 @@ extension SessionHost {
             + resent * heldBytesPerResentItem
     }
 
-    /// Counts (again) a session waiting to be resumed against `--max-held-bytes`, then evicts the sessions
-    /// that have waited longest until the held ones fit (this one too, last, if it alone does not).
+    /// Counts (again) a session waiting to be resumed against `--max-held-bytes`, then evicts held sessions
+    /// (``nextToEvict()``: the address with the most sessions first, the longest-waiting of its own) until the
+    /// held ones fit (this one too, if it must).
     func countHeld(_ hosted: Hosted, loop: WebServerLoop) {
         let bytes = Self.estimatedBytes(of: hosted.state)
         heldSessionBytes += bytes - hosted.heldBytes
         hosted.heldBytes = bytes
-        while heldSessionBytes > options.maxHeldBytes, let oldest = longestWaiting() {
+        while heldSessionBytes > options.maxHeldBytes, let oldest = nextToEvict() {
             let evicted = oldest.heldBytes
             forget(oldest, loop: loop)
             // Logged, not traced: the server's housekeeping, like an eviction for --max-sessions.

@@ -19,6 +19,9 @@ final class SessionHost: WebServerDelegate {
         var graceTimer: TimerHandle?
         /// When its page went away (host clock); the held session waiting longest is evicted first.
         var disconnectedAt: Int64?
+        /// The client address of the page that holds it (or last held it), for the per-address share of
+        /// `--max-sessions` (SessionHost+Admission).
+        var peer = "unknown"
         let since: String
         var trace: TraceFile?
         /// Paces its geometry (`--max-geometry-rate`); set when the session opens.
@@ -327,20 +330,13 @@ final class SessionHost: WebServerDelegate {
             adopt(hosted, on: id, lastRev: hello.lastRev, raw: raw, reading: reading, loop: loop)
             return
         }
-        guard activeSessionCount < options.maxSessions else {
-            // Two connections admitted together can say hello when only one place is left.
-            refuse(
-                ProtocolError(.serverFull, "the server holds \(options.maxSessions) sessions"), on: id, at: time,
-                loop: loop)
-            loop.close(id, code: 1013, reason: "server full")
-            return
-        }
+        let peer = loop.peerAddress(of: id) ?? "unknown"
         // A fork makes its room once it is rebuilt, so a refused one evicts nothing.
+        guard admitNewSession(from: peer, on: id, at: time, makeRoom: hello.fork == nil, loop: loop) else { return }
         if let fork = hello.fork {
             openFork(fork, hello: hello, on: id, reading: reading, loop: loop)
             return
         }
-        if sessions.count >= options.maxSessions { evictLongestWaiting(loop: loop) }
         // The number is taken only if hello is accepted, so a refused hello leaves no gap and no file.
         let sessionID = SessionID(number: nextSessionNumber)
         let state = SessionState(
@@ -363,6 +359,7 @@ final class SessionHost: WebServerDelegate {
         }
         let hosted = Hosted(id: sessionID, state: state, since: WallClock.iso8601Now(), trace: trace)
         hosted.notRecorded = notRecorded
+        hosted.peer = peer
         hosted.geometryPacer = GeometryPacer(ratePerSecond: options.maxGeometryPerSecond)
         hosted.connection = id
         trace?.recordInput(raw, isJSON: true, at: time)
@@ -431,23 +428,6 @@ final class SessionHost: WebServerDelegate {
         return hosted.notRecorded ?? "not recorded: the server runs without --log-dir DIR"
     }
 
-    /// Makes room for a new session by dropping the held session that has waited longest for its page.
-    func evictLongestWaiting(loop: WebServerLoop) {
-        guard let oldest = longestWaiting() else { return }
-        forget(oldest, loop: loop)
-        // Logged, not traced: it is the server's housekeeping, not a decision of the session's rules.
-        log.record(
-            LogEntry(.sessionEvicted, ["reason": "maxSessions", "maxSessions": .int(options.maxSessions)]),
-            session: oldest.id.description)
-    }
-
-    /// The held session that has waited longest for its page; nil when every session is connected.
-    func longestWaiting() -> Hosted? {
-        sessions.values.filter { $0.connection == nil }.min {
-            ($0.disconnectedAt ?? 0, $0.id.number) < ($1.disconnectedAt ?? 0, $1.id.number)
-        }
-    }
-
     /// Gives a reconnecting page its session back, taking it from a connection not yet known to be dead.
     private func adopt(
         _ hosted: Hosted, on id: ConnectionID, lastRev: Int?, raw: [UInt8], reading: Int64, loop: WebServerLoop
@@ -464,6 +444,8 @@ final class SessionHost: WebServerDelegate {
         }
         hosted.connection = id
         hosted.disconnectedAt = nil
+        // It counts for the address that holds it now.
+        hosted.peer = loop.peerAddress(of: id) ?? hosted.peer
         uncountHeld(hosted)
         links[id]?.hosted = hosted
         if let timer = links[id]?.helloTimer {

@@ -73,7 +73,11 @@ struct HandTrialBudgetTests {
         let rssBefore = server.residentBytes
         // One address: two trials are taken, the third is refused (its trace kept for a retry).
         let hogs = try (0..<3).map { _ in try Self.uploaded(Self.greedy, port: server.port) }
-        for hog in hogs.prefix(2) { try hog.send(#"{"type":"tryHand"}"#) }
+        // Each read (its ping answered) before the next is sent: connections are served in no set order.
+        for hog in hogs.prefix(2) {
+            try hog.send(#"{"type":"tryHand"}"#)
+            try ForkBudgetTests.waitUntilRead(hog)
+        }
         try hogs[2].send(#"{"type":"tryHand"}"#)
         let refused = try Self.answer(hogs[2])
         #expect(refused["code"] == "not_ready", "\(refused["type"] ?? .null) \(refused["message"] ?? .null)")

@@ -42,8 +42,9 @@ struct LimitsTests {
         let server = try ServerProcess(["--max-sessions", "2"])
         let first = try PlaygroundConnection(port: server.port)
         try first.hello()
-        let second = try PlaygroundConnection(port: server.port)
-        try second.hello()
+        // Another address: one address has at most half of --max-sessions live (SessionFairnessTests).
+        let second = try RawWebSocket(port: server.port, source: "127.0.0.2")
+        #expect(try SessionFairnessTests.hello(second)["type"] == "welcome")
         #expect(try HTTPProbe.upgrade(port: server.port, subprotocol: "scroll-playground.v1").status == 503)
         #expect(throws: ClientError.handshakeFailed(status: 503)) {
             _ = try WebSocketClient.connect(port: server.port, subprotocol: "scroll-playground.v1")
