@@ -18,7 +18,8 @@ public struct PlaygroundOptions: Sendable {
     /// How the terminal shows events; nil prints nothing but the start line.
     public var terminalFormat: LogFormat? = .text
     /// The most sessions held at once, connected or waiting to be resumed (`--max-sessions`): more
-    /// WebSockets get HTTP 503, and a new session evicts the one that has waited longest for its page.
+    /// WebSockets get HTTP 503, one client address has at most half of them live, and a new session evicts
+    /// a held one: of the address with the most sessions, the one that has waited longest for its page.
     public var maxSessions = 1024
     /// The most WebSockets that have not said `hello` yet (`--max-connecting`), besides the sessions.
     public var maxConnecting = 64
@@ -48,7 +49,8 @@ public struct PlaygroundOptions: Sendable {
     /// address holds at most half. Past it the upload is refused with `server_full` and close 1013.
     public var maxUploadBytes = 256 << 20
     /// The most bytes, estimated from their items, of the sessions held for resume (`--max-held-bytes`):
-    /// past it the session that has waited longest for its page is evicted. Live sessions never are.
+    /// past it held sessions are evicted (of the address with the most sessions, the one that has waited
+    /// longest for its page). Live sessions never are.
     public var maxHeldBytes = 256 << 20
     /// Events kept in memory for `/api/events`.
     public var eventRingCapacity = 10_000

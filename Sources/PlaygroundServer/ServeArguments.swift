@@ -32,8 +32,9 @@ struct ServeArguments: Sendable {
     static let limitOptions: [Option<ServeArguments>] = [
         .integer(
             "max-sessions",
-            help: "sessions held, connected or awaiting resume; more WebSockets get HTTP 503, "
-                + "and a new session evicts the longest-waiting held one", \.options.maxSessions, in: 1...1_000_000),
+            help: "sessions held, connected or awaiting resume, at most half of them live from one client "
+                + "address; more WebSockets get HTTP 503, and a new session evicts a held one (the longest-waiting "
+                + "of the address with the most)", \.options.maxSessions, in: 1...1_000_000),
         .integer(
             "max-connecting", help: "WebSockets that have not said hello yet, besides the sessions",
             \.options.maxConnecting, in: 1...100_000),
@@ -71,7 +72,7 @@ struct ServeArguments: Sendable {
         .integer(
             "max-held-bytes", "BYTES",
             help: "bytes (estimated from their items) of sessions awaiting resume; past it the "
-                + "longest-waiting is evicted, never a live one",
+                + "longest-waiting of the address with the most is evicted, never a live one",
             \.options.maxHeldBytes, in: 1024 * 1024...1 << 40),
         .number(
             "resume-grace", "S", help: "seconds a dropped session waits to be resumed",

@@ -32,7 +32,11 @@ extension SessionHost {
                     + "close one first")
         }
         if makeRoom, sessions.count >= options.maxSessions, let next = nextToEvict() {
-            evict(next, reason: "maxSessions", loop: loop)
+            forget(next, loop: loop)
+            // Logged, not traced: it is the server's housekeeping, not a decision of the session's rules.
+            log.record(
+                LogEntry(.sessionEvicted, ["reason": "maxSessions", "maxSessions": .int(options.maxSessions)]),
+                session: next.id.description)
         }
         return true
     }
@@ -47,14 +51,5 @@ extension SessionHost {
             (-(counts[$0.peer] ?? 0), $0.disconnectedAt ?? 0, $0.id.number)
                 < (-(counts[$1.peer] ?? 0), $1.disconnectedAt ?? 0, $1.id.number)
         }
-    }
-
-    /// Drops a held session to make room for a new one, and logs it.
-    private func evict(_ hosted: Hosted, reason: String, loop: WebServerLoop) {
-        forget(hosted, loop: loop)
-        // Logged, not traced: it is the server's housekeeping, not a decision of the session's rules.
-        log.record(
-            LogEntry(.sessionEvicted, ["reason": .string(reason), "maxSessions": .int(options.maxSessions)]),
-            session: hosted.id.description)
     }
 }
