@@ -13,9 +13,12 @@
 /// `lws_*` call stays in the `LWS*` files.
 ///
 /// The door holds few connections and only briefly: a connection whose head has not ended after the head
-/// timeout is closed (with 408 if it sent part of one), and when ``Limits/maxWaiting`` heads are being
-/// read the oldest makes room for a new one, so clients that connect and send nothing cannot keep others
-/// out. It counts what it handed to libwebsockets until libwebsockets closes it (``released()``), and at
+/// timeout is closed (with 408 if it sent part of one). It reads at most ``Limits/maxWaiting`` heads at once;
+/// the connections it accepts meanwhile are set aside (not read) and taken in fewest-heads-per-address first,
+/// so one address's flood of idle or half-sent connections cannot keep another's request waiting: a newcomer
+/// from another address takes the place of the flood's oldest head at once when the flood holds more than half
+/// of them, and otherwise a head that has waited ``FrontDoor/evictionAge`` makes room. At the connection cap
+/// the address holding the most gives up its oldest set-aside connection first. It counts what it handed to libwebsockets until libwebsockets closes it (``released()``), and at
 /// ``Limits/maxConnections`` answers 503 itself; when `accept` runs out of descriptors anyway it stops
 /// accepting for a while (doubling up to a second) and says so at most once every 10 s.
 final class FrontDoor: @unchecked Sendable {
@@ -261,8 +264,46 @@ final class FrontDoor: @unchecked Sendable {
 private final class Doorkeeper: @unchecked Sendable {
     // @unchecked: created on the owner's thread, then used only by the door thread.
 
+    /// A client address (its IPv4 or IPv6 bytes, without the port): the unit of fairness. Two words, so that
+    /// counting a flood's connections by address stays cheap.
+    struct Peer: Hashable {
+        let high: UInt64
+        let low: UInt64
+
+        /// The peer of an accepted socket; one shared unknown address when the system cannot say.
+        init(of fd: Int32) {
+            guard case .success(let address) = Syscall.peerAddress(fd) else {
+                (high, low) = (0, 0)
+                return
+            }
+            (high, low) = withUnsafeBytes(of: address) { raw in
+                switch Int32(address.ss_family) {
+                case AF_INET:
+                    // sin_addr follows the family and the port.
+                    (0, UInt64(raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+                case AF_INET6:
+                    // sin6_addr follows the family, the port and the flow label.
+                    (
+                        raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                        raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+                    )
+                default:
+                    (0, 0)
+                }
+            }
+        }
+    }
+
+    /// A connection accepted and set aside until a head may be read from it.
+    private struct Parked {
+        let fd: Int32
+        let peer: Peer
+        let accepted: ContinuousClock.Instant
+    }
+
     private struct Visitor {
         let fd: Int32
+        let peer: Peer
         let accepted: ContinuousClock.Instant
         var deadline: ContinuousClock.Instant
         var received: [UInt8] = []
@@ -278,6 +319,8 @@ private final class Doorkeeper: @unchecked Sendable {
     private let door: FrontDoor
     private let onHandoff: @Sendable () -> Void
     private var visitors: [Int32: Visitor] = [:]
+    /// Accepted, not yet read, oldest first (``promote(_:)`` takes them in).
+    private var parked: [Parked] = []
     private var pausedUntil: ContinuousClock.Instant?
     private var pause = Duration.milliseconds(50)
     private var lastPauseReport: ContinuousClock.Instant?
@@ -296,16 +339,24 @@ private final class Doorkeeper: @unchecked Sendable {
             for visitor in visitors.values where visitor.deadline <= now { expire(visitor) }
             if let until = pausedUntil, until <= now { pausedUntil = nil }
 
+            // A set-aside connection that never got its turn is closed without a word, as a silent one is.
+            let expired = parked.prefix { $0.accepted + door.limits.headTimeout <= now }
+            for waiting in expired { Syscall.close(waiting.fd) }
+            parked.removeFirst(expired.count)
+            promote(now)
+
             descriptors.removeAll(keepingCapacity: true)
             descriptors.append(pollfd(fd: door.wakeDescriptor, events: Int16(POLLIN), revents: 0))
             var wake = pausedUntil ?? now + .seconds(1)
-            var listening = pausedUntil == nil
-            if listening, let room = roomForAnother(now), room > now {
-                // Every place is taken by a head that may still arrive: new connections wait in the backlog.
-                listening = false
-                wake = min(wake, room)
+            if let oldest = parked.first {
+                wake = min(wake, oldest.accepted + door.limits.headTimeout)
+                if let room = roomForAnother(now) { wake = min(wake, room) }
             }
-            if listening { descriptors.append(pollfd(fd: door.listenDescriptor, events: Int16(POLLIN), revents: 0)) }
+            // Always listening (unless accept ran out of descriptors): the kernel's backlog is a queue in arrival
+            // order, and a request behind a flood there would wait for all of it.
+            if pausedUntil == nil {
+                descriptors.append(pollfd(fd: door.listenDescriptor, events: Int16(POLLIN), revents: 0))
+            }
             for visitor in visitors.values {
                 let writing = visitor.answer.map { visitor.sent < $0.count } ?? false
                 descriptors.append(pollfd(fd: visitor.fd, events: Int16(writing ? POLLOUT : POLLIN), revents: 0))
@@ -326,17 +377,23 @@ private final class Doorkeeper: @unchecked Sendable {
                     serve(visitor)
                 }
             }
+            promote(ContinuousClock.now)
             if handedOnThisPass { onHandoff() }
         }
         for visitor in visitors.values { Syscall.close(visitor.fd) }
         visitors.removeAll()
+        for waiting in parked { Syscall.close(waiting.fd) }
+        parked.removeAll()
     }
 
     // MARK: Accepting
 
     private func acceptWaiting() {
+        // Who holds the most at the door, counted once a batch: at the cap a flood's own connection is refused
+        // at once, and another address's takes the place of the flood's oldest set-aside one.
+        var held: [Peer: Int]?
         // A bounded batch per pass, so the connections already held are served in between.
-        for _ in 0..<64 {
+        for _ in 0..<128 {
             let fd: Int32
             switch Syscall.accept(door.listenDescriptor) {
             case .success(let accepted): fd = accepted
@@ -354,30 +411,101 @@ private final class Doorkeeper: @unchecked Sendable {
             // ACK (40 ms on Linux; a hello's welcome + state took 44 ms instead of 1).
             Syscall.setOption(fd, level: Int32(IPPROTO_TCP), TCP_NODELAY, to: 1)
             pause = .milliseconds(50)
-            let now = ContinuousClock.now
-            if visitors.count + door.handedOnCount >= door.limits.maxConnections {
-                refuseAtOnce(fd, .serviceUnavailable)
-                continue
+            let peer = Peer(of: fd)
+            if visitors.count + parked.count + door.handedOnCount >= door.limits.maxConnections {
+                // At the cap the address holding the most gives up its oldest set-aside connection, unless
+                // this one is from it (or none is set aside): then this one gets 503.
+                var counts = held ?? heldByPeer()
+                let biggest = counts.max { $0.value < $1.value }?.key
+                guard let biggest, biggest != peer, let index = parked.firstIndex(where: { $0.peer == biggest })
+                else {
+                    held = counts
+                    refuseAtOnce(fd, .serviceUnavailable)
+                    continue
+                }
+                Syscall.close(parked.remove(at: index).fd)
+                counts[biggest, default: 1] -= 1
+                counts[peer, default: 0] += 1
+                held = counts
+            } else if held != nil {
+                held?[peer, default: 0] += 1
             }
-            if roomForAnother(now) != nil, let oldest = oldestReading() {
-                // Connections that send nothing must not keep others out: the oldest one makes room.
-                drop(oldest.fd)
+            parked.append(Parked(fd: fd, peer: peer, accepted: ContinuousClock.now))
+        }
+    }
+
+    /// The connections at the door (heads being read and set aside) by address.
+    private func heldByPeer() -> [Peer: Int] {
+        var counts: [Peer: Int] = [:]
+        for visitor in visitors.values where visitor.isReadingHead { counts[visitor.peer, default: 0] += 1 }
+        for waiting in parked { counts[waiting.peer, default: 0] += 1 }
+        return counts
+    }
+
+    /// Takes set-aside connections in to have their heads read, while there is room: the one whose address has
+    /// the fewest heads being read first (the oldest among equals). When every place is taken, a newcomer
+    /// whose address has fewer heads than one holding more than half of them takes the place of that one's
+    /// oldest at once; otherwise the oldest head makes room once it has waited ``FrontDoor/evictionAge`` (a
+    /// burst from one address waits its turn rather than closing its own connections).
+    private func promote(_ now: ContinuousClock.Instant) {
+        guard !parked.isEmpty else { return }
+        // Counted once a call, then kept up to date as connections are taken in or dropped.
+        var heads: [Peer: Int] = [:]
+        var reading = 0
+        for visitor in visitors.values where visitor.isReadingHead {
+            heads[visitor.peer, default: 0] += 1
+            reading += 1
+        }
+        var waitingByPeer: [Peer: Int] = [:]
+        for waiting in parked { waitingByPeer[waiting.peer, default: 0] += 1 }
+        for _ in 0..<128 {
+            guard
+                let peer = waitingByPeer.min(by: {
+                    (heads[$0.key] ?? 0, $0.key.high, $0.key.low) < (heads[$1.key] ?? 0, $1.key.high, $1.key.low)
+                })?.key,
+                let index = parked.firstIndex(where: { $0.peer == peer })
+            else { return }
+            let next = parked[index]
+            if reading >= door.limits.maxWaiting {
+                let mine = heads[next.peer] ?? 0
+                let share = max(1, door.limits.maxWaiting / 2)
+                let victim: Visitor?
+                if let flood = heads.max(by: { $0.value < $1.value }), flood.key != next.peer, flood.value > share,
+                    mine + 1 < flood.value
+                {
+                    victim = oldestReading(of: flood.key)
+                } else if let room = roomForAnother(now), room <= now {
+                    victim = oldestReading()
+                } else {
+                    victim = nil
+                }
+                guard let victim else { return }
+                drop(victim.fd)
+                heads[victim.peer, default: 1] -= 1
+                reading -= 1
             }
-            visitors[fd] = Visitor(fd: fd, accepted: now, deadline: now + door.limits.headTimeout)
-            if let room = roomForAnother(now), room > now { return }
+            parked.remove(at: index)
+            waitingByPeer[peer, default: 1] -= 1
+            if waitingByPeer[peer] == 0 { waitingByPeer[peer] = nil }
+            heads[peer, default: 0] += 1
+            reading += 1
+            visitors[next.fd] = Visitor(
+                fd: next.fd, peer: next.peer, accepted: now, deadline: next.accepted + door.limits.headTimeout)
         }
     }
 
     /// nil while fewer than `maxWaiting` heads are being read; else when the oldest of them may be closed to
-    /// make room. A burst of clients waits in the listen backlog meanwhile, rather than closing each other.
+    /// make room.
     private func roomForAnother(_ now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         let reading = visitors.values.count(where: \.isReadingHead)
         guard reading >= door.limits.maxWaiting, let oldest = oldestReading() else { return nil }
         return oldest.accepted + min(FrontDoor.evictionAge, door.limits.headTimeout)
     }
 
-    private func oldestReading() -> Visitor? {
-        visitors.values.filter(\.isReadingHead).min { $0.accepted < $1.accepted }
+    private func oldestReading(of peer: Peer? = nil) -> Visitor? {
+        visitors.values.filter { $0.isReadingHead && (peer == nil || $0.peer == peer) }.min {
+            $0.accepted < $1.accepted
+        }
     }
 
     private func pauseAccepting(_ error: Errno) {

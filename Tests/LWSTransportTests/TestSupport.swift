@@ -211,9 +211,27 @@ final class TestServer: Sendable {
 /// A TCP socket connected to 127.0.0.1:`port`, for the tests' raw clients. `receiveBuffer` is set before
 /// connecting, so the TCP window starts small; `receiveTimeoutSeconds` bounds every read. The socket is
 /// closed if the connect fails, so a client's `deinit` never closes it a second time.
-func connectLoopback(port: Int, receiveBuffer: Int32? = nil, receiveTimeoutSeconds: Int = 0) throws -> Int32 {
+func connectLoopback(
+    port: Int, receiveBuffer: Int32? = nil, receiveTimeoutSeconds: Int = 0, source: String? = nil
+) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw HTTPProbe.Failure.socketError(errno) }
+    if let source {
+        // Another loopback address stands for another client.
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            let code = errno
+            close(fd)
+            throw HTTPProbe.Failure.socketError(code)
+        }
+    }
     if var size = receiveBuffer {
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
