@@ -15,6 +15,9 @@ Starts the server on a free port and runs three bounded phases, printing the fig
 3. geometry flood: one client sends 10,000 geometry messages a second; they must be coalesced (far fewer
    states than messages), warned (about one rate_limited a second), acked up to the last one, and the
    other session's round trip is measured meanwhile.
+4. crash consistency: KILLS `kill -9`s at random moments under CRASH_SESSIONS sessions at 60 Hz, each restart
+   on the same log folder; then every trace must replay with no differences, and events.jsonl must hold whole
+   lines only, no session opened twice and no seq going back.
 
 The abusive clients run in their own processes, so the measuring client's timings are not theirs.
 
@@ -510,6 +513,87 @@ def geometry_flood(server, seconds, rate):
     return failures
 
 
+def crash_consistency(binary, public, kills, sessions):
+    """`kill -9` at random moments under load, restarting on the same log folder each time; then every trace
+    must replay with no differences and events.jsonl must hold whole lines only, no session opened twice and
+    no seq going back."""
+    import random
+    import shutil
+    import tempfile
+
+    failures = []
+    folder = tempfile.mkdtemp(prefix="soak-crash-")
+    try:
+        for _ in range(kills):
+            server = Server(binary, public, ["--log-dir", folder])
+            stop = threading.Event()
+
+            def page(port):
+                try:
+                    client = Client(port)
+                    client.send(json.dumps({"type": "hello", "version": 1, "config": {"loadLatencyMs": 20, "maxItems": 0}}))
+                    seq = 0
+                    while not stop.is_set():
+                        seq += 1
+                        client.send(
+                            '{"type":"geometry","seq":%d,"t":%d,"contentOffset":{"x":0,"y":%d},'
+                            '"contentSize":{"width":390,"height":3000},"containerSize":{"width":390,"height":700},'
+                            '"phase":"decelerating"}' % (seq, seq * 16, seq * 37 % 2600)
+                        )
+                        if seq % 7 == 0:
+                            client.send('{"type":"loadMore"}')
+                        time.sleep(1 / 60)
+                except (OSError, Failure):
+                    return  # the server was killed
+
+            threads = [threading.Thread(target=page, args=(server.port,), daemon=True) for _ in range(sessions)]
+            for thread in threads:
+                thread.start()
+            time.sleep(random.uniform(0.3, 2.0))
+            server.process.kill()
+            server.process.wait()
+            stop.set()
+            for thread in threads:
+                thread.join(10)
+        traces = sorted(os.listdir(os.path.join(folder, "traces")))
+        replayed = 0
+        for name in traces:
+            result = subprocess.run(
+                [binary, "replay", os.path.join(folder, "traces", name), "--diff"], capture_output=True, text=True
+            )
+            if result.returncode != 0 or "no differences" not in result.stdout:
+                failures.append(f"crash: {name} does not replay: {(result.stdout + result.stderr)[-300:]}")
+            else:
+                replayed += 1
+        with open(os.path.join(folder, "events.jsonl"), encoding="utf-8") as events:
+            text = events.read()
+        if text and not text.endswith("\n"):
+            failures.append("crash: events.jsonl ends in a torn line")
+        last_seq, opened, lines = 0, set(), 0
+        for line in text.splitlines():
+            lines += 1
+            try:
+                record = json.loads(line)
+            except ValueError:
+                failures.append(f"crash: a torn line in events.jsonl: {line[:120]}")
+                continue
+            if record.get("seq", 0) <= last_seq:
+                failures.append(f"crash: seq went back: {record.get('seq')} after {last_seq}")
+            last_seq = record.get("seq", last_seq)
+            name = record.get("name") or (record.get("event") or {}).get("name")
+            if name == "sessionOpened":
+                if record.get("session") in opened:
+                    failures.append(f"crash: {record.get('session')} opened twice")
+                opened.add(record.get("session"))
+        print(
+            f"crash: {kills} kill -9 under {sessions} sessions at 60 Hz: {replayed} of {len(traces)} traces replay "
+            f"with no differences; events.jsonl {lines} whole lines, {len(opened)} sessions opened once each"
+        )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return failures
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -522,6 +606,8 @@ def main():
     parser.add_argument("--slow-seconds", type=float, default=10)
     parser.add_argument("--flood-seconds", type=float, default=5)
     parser.add_argument("--flood-rate", type=int, default=10_000)
+    parser.add_argument("--kills", type=int, default=20, help="kill -9s of the crash-consistency phase")
+    parser.add_argument("--crash-sessions", type=int, default=100)
     args = parser.parse_args()
 
     cap = 4 * 1024 * 1024
@@ -537,6 +623,7 @@ def main():
     print(f"server exit status {status}")
     if status != 0:
         failures.append(f"server exited with {status}")
+    failures += crash_consistency(args.binary, args.public, args.kills, args.crash_sessions)
     for failure in failures:
         print("FAIL " + failure)
     print("soak: " + ("FAILED" if failures else "passed"))

@@ -1,3 +1,5 @@
+import CLibWebSockets  // only for malloc_trim (shim.h's <malloc.h>): no lws_* call is made here
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -129,6 +131,16 @@ enum Syscall {
     @discardableResult
     static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
         retryingInterrupts { Glibc.write(fd, bytes.baseAddress, bytes.count) }
+    }
+
+    // MARK: Memory
+
+    /// Gives the heap's free pages back to the system (`malloc_trim(0)`, every arena): glibc keeps what freed
+    /// sessions, traces and threads' work held, and RSS stays at its peak until it is asked. True when memory
+    /// was returned.
+    @discardableResult
+    static func returnFreeMemory() -> Bool {
+        malloc_trim(0) != 0
     }
 
     // MARK: Files

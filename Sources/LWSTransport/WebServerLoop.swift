@@ -39,6 +39,12 @@ public struct WebServerLoop {
         server.peerAddress(of: id)
     }
 
+    /// Gives the heap's free memory back to the system (glibc's `malloc_trim`); it walks every arena, so call it
+    /// after work has ended (sessions gone), not per message.
+    public func returnFreeMemory() {
+        Syscall.returnFreeMemory()
+    }
+
     /// Bytes queued for `id` and not yet handed to the socket (0 for unknown connections).
     public func outboundBytes(of id: ConnectionID) -> Int {
         server.outboundBytes(of: id)

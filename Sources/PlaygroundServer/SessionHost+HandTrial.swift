@@ -85,6 +85,8 @@ extension SessionHost {
     /// A `tryHand` ran: its answer (or why not) goes to the connection, if it is still there.
     func handTried(_ result: Result<JSONValue, ProtocolError>, on id: ConnectionID, loop: WebServerLoop) {
         if let freed = handTrialQueue.finished() { uploads.release(freed) }
+        // A trial's working memory was its thread's: given back once the queue pauses.
+        scheduleMemoryReturn(loop: loop)
         defer { startNextHandTrial(loop: loop) }
         guard links[id] != nil else { return }
         switch result {

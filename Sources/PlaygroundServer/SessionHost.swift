@@ -118,6 +118,8 @@ final class SessionHost: WebServerDelegate {
     var tryHandOffLoop: ((ConnectionID, @escaping @Sendable () -> Result<JSONValue, ProtocolError>) -> Void)?
     /// `tryHand` trials queued or running, with the trace each holds (SessionHost+HandTrial). A running trial
     /// whose page went still counts until it returns (within a simulated frame).
+    /// Whether a ``scheduleMemoryReturn(loop:)`` is pending.
+    var memoryReturnPending = false
     var handTrialQueue = HandTrialQueue(
         capacity: SessionHost.maxHandTrialsInProgress, perPeer: SessionHost.maxHandTrialsPerPeer)
 
@@ -478,7 +480,23 @@ final class SessionHost: WebServerDelegate {
         if let connection = hosted.connection { links[connection]?.hosted = nil }
         sessions[hosted.id] = nil
         sessionIDsByToken[hosted.state.resumeToken] = nil
+        scheduleMemoryReturn(loop: loop)
     }
+
+    /// After sessions end the heap keeps their memory (glibc returns little by itself: RSS stayed at 263 MiB a
+    /// minute after a churn had ended); a second after the first of a burst of ends, its free pages go back.
+    /// At most one pending, so a churn trims once a second at most.
+    func scheduleMemoryReturn(loop: WebServerLoop) {
+        guard !memoryReturnPending else { return }
+        memoryReturnPending = true
+        loop.schedule(afterMilliseconds: Self.memoryReturnDelayMilliseconds) { [weak self] loop in
+            self?.memoryReturnPending = false
+            loop.returnFreeMemory()
+        }
+    }
+
+    /// How long after a session ends its memory is given back (a burst of ends is trimmed once).
+    static let memoryReturnDelayMilliseconds = 1_000
 
     func handle(_ input: SessionInput, on hosted: Hosted, at time: Int64, loop: WebServerLoop) {
         let effects = hosted.state.handle(input, now: time, maxMessageBytes: options.maxMessageBytes)
