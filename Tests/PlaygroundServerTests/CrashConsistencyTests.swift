@@ -8,7 +8,7 @@ import Testing
 /// `seq` going back, across the restarts on one log folder. `make soak` does more kills (Scripts/soak.py).
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct CrashConsistencyTests {
-    /// Kills in `make test`; each after a random 100…600 ms of load.
+    /// Kills in `make test`; each after a random 1.1…1.8 s of load (traces are flushed every second).
     static let kills = 3
     static let sessions = 8
 
@@ -19,7 +19,7 @@ struct CrashConsistencyTests {
             let server = try ServerProcess(["--log-dir", folder.path, "--log-format", "json"])
             let pages = try (0..<Self.sessions).map { _ in try PlaygroundConnection(port: server.port) }
             for page in pages { try page.hello(config: ["loadLatencyMs": 20, "maxItems": 0]) }
-            let until = ContinuousClock.now + .milliseconds(Int.random(in: 100...600, using: &generator))
+            let until = ContinuousClock.now + .milliseconds(Int.random(in: 1_100...1_800, using: &generator))
             var seq = 0
             while ContinuousClock.now < until {
                 seq += 1
