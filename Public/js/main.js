@@ -2,7 +2,7 @@
 // the geometry reporter and the controls feed the connection. No module decides a trigger.
 
 import { byId, num } from "./dom.js";
-import { Connection, defaultSocketURL, readStorage, writeStorage } from "./connection.js";
+import { Connection, SESSION_KEY, defaultSocketURL, readStorage, writeStorage } from "./connection.js";
 import { GeometryReporter } from "./geometry.js";
 import { FeedRenderer } from "./feed.js";
 import { Inspector } from "./inspector.js";
@@ -181,6 +181,34 @@ for (const [name, text] of new URLSearchParams(location.search)) {
 const exportPanel = new ExportPanel();
 const linkNotice = new LinkNotice();
 
+// Which link each session of this tab was opened with (`{session, link, preset}`): a reload of that link
+// resumes the session; another link with settings opens a new session with them (docs/decisions.md, issue 40).
+const LINK_KEY = "scroll-playground.link";
+const linkQuery = canonicalQuery(location.search);
+// The session this tab had when a new link replaced it (`{session, resume, link, preset}`), for the way back.
+let previousSession = null;
+
+/** A query as a link's identity: its names and values, in order of name (an empty query: ""). */
+function canonicalQuery(search) {
+  const pairs = [...new URLSearchParams(search)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return new URLSearchParams(pairs).toString();
+}
+
+/** Goes back to the session a link replaced: its link in the address bar, and a reload resumes it. */
+function backToPreviousSession() {
+  if (!previousSession) return;
+  const { session, resume, link, preset } = previousSession;
+  writeStorage(SESSION_KEY, { session, resume });
+  writeStorage(LINK_KEY, { session, link, preset });
+  location.assign(`${location.pathname}${link ? `?${link}` : ""}`);
+}
+
+/** Notes the session's preset beside its link, for the way back to it. */
+function rememberLink() {
+  const opened = readStorage(LINK_KEY);
+  if (opened?.session === connection.sessionId && opened.preset !== config.preset) writeStorage(LINK_KEY, { ...opened, preset: config.preset });
+}
+
 /** A link's text as the command line reads it (ScrollConfig.apply(name:text:)): number, boolean or text. */
 function linkValue(text) {
   if (/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return Number(text);
@@ -226,6 +254,9 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, fork
   if (!resumed) {
     feed.resetForNewSession();
     timeline.closeOpenSpans(performance.now());
+    // A fork is the trace's session, not the link's: the address bar drops the link, so a reload resumes it.
+    if (forked && location.search) history.replaceState(null, "", location.pathname);
+    writeStorage(LINK_KEY, { session: msg.session, link: forked ? "" : linkQuery, preset: msg.config?.preset });
   }
   log.setSession(msg.session);
   log.setCatalog(msg.events);
@@ -248,6 +279,11 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, fork
   if (reloaded) restoreAfterReload(msg.session);
   reporter.resend();
   exportPanel.refresh(msg.session);
+  if (previousSession && !resumed && !forked) {
+    linkNotice.openedNewSession(msg.session, previousSession, backToPreviousSession);
+    log.note("linkOpened", { session: msg.session, previousSession: previousSession.session, previousPreset: previousSession.preset ?? null },
+      "note", null, { label: `Back to session ${previousSession.session}`, run: backToPreviousSession });
+  }
 });
 
 connection.addEventListener("message", ({ detail: msg }) => {
@@ -299,6 +335,7 @@ connection.addEventListener("message", ({ detail: msg }) => {
       updateButtons();
       showWindow(msg);
       if (msg.preset && msg.preset !== config.preset) config = { ...config, preset: msg.preset };
+      rememberLink();
       break;
     case "event":
       receiveEvent(msg);
@@ -777,6 +814,16 @@ function restorePosition(done) {
 }
 
 restoreClientSettings();
+
+// A link with settings that is not the one this tab's session was opened with opens a new session with
+// them (a reload of the same link resumes): the page then shows what the address bar says.
+if (connection.restored && linkQuery !== "") {
+  const opened = readStorage(LINK_KEY);
+  const same = opened?.session === connection.sessionId;
+  if (!(same && opened.link === linkQuery)) {
+    previousSession = { ...connection.leaveSession(), link: same ? opened.link : "", preset: same ? opened.preset : undefined };
+  }
+}
 
 // ---------- for people in the console, and for the browser tests ----------
 
