@@ -84,10 +84,12 @@ export class PhoneFrame extends EventTarget {
   }
 
   /** A size from the handle or a restored session: shown as "Custom" unless it is one of the choices. */
-  setSize(w, h) {
+  setSize(w, h, { exact = false } = {}) {
+    // Whole px from the handle; a recording's own size (a fork) to a tenth, as its containerSize was.
+    const round = exact ? (v) => Math.round(v * 10) / 10 : Math.round;
     const size = {
-      w: Math.round(Math.min(MAX.w, Math.max(MIN.w, w))),
-      h: Math.round(Math.min(MAX.h, Math.max(MIN.h, h))),
+      w: round(Math.min(MAX.w, Math.max(MIN.w, w))),
+      h: round(Math.min(MAX.h, Math.max(MIN.h, h))),
     };
     this.size = size;
     const value = `${size.w}x${size.h}`;

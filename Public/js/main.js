@@ -9,7 +9,7 @@ import { Inspector } from "./inspector.js";
 import { LogPanel } from "./log-panel.js";
 import { Timeline } from "./timeline.js";
 import { CompareLanes } from "./lanes.js";
-import { PhoneFrame } from "./frame.js";
+import { FRAME_EDGE_PX, PhoneFrame } from "./frame.js";
 import { TraceView } from "./trace-view.js";
 import { forkPieces, sampleAt } from "./trace-file.js";
 import { ExportPanel } from "./export-panel.js";
@@ -540,6 +540,12 @@ traceView.addEventListener("open", () => {
 traceView.addEventListener("fork", ({ detail: { trace, name, at, preset } }) => {
   const sample = sampleAt(trace, at);
   forking = { geometry: sample?.geometry ?? null, seq: sample?.seq ?? 0 };
+  // The fork continues in the recording's frame: its position means what it meant only at its containerSize.
+  const container = sample?.geometry?.containerSize;
+  if (container && Number.isFinite(container.width) && Number.isFinite(container.height)) {
+    const edge = 2 * FRAME_EDGE_PX;
+    frame.setSize(container.width + edge, axis === "horizontal" ? frame.size.h : container.height + edge, { exact: true });
+  }
   lastFork = { name, at, start: trace.start };
   connection.fork({ pieces: forkPieces(trace, at), fork: { parent: name, at }, config: preset ? { preset } : {} });
 });

@@ -1,0 +1,54 @@
+"""A switched preset acts on the position it finds (issue 40 §2): at the bottom with more to load, a preset
+whose rule holds there loads; a fork continues in the recording's frame, and README's showcase (the
+fractional-pixels recording continued live under `playground`) loads as `replay --compare` says."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+from conftest import REPO
+from feedpage import sync, wait_event, wait_until
+
+FRACTIONAL = REPO / "Examples" / "traces" / "fractional-pixels-from-zoom.jsonl"
+
+
+def events_named(page, name: str) -> list[dict]:
+    return page.evaluate("(name) => window.playground.events.filter((e) => e.name === name)", name)
+
+
+def test_switching_at_the_bottom_to_a_preset_whose_rule_holds_loads(start_server, open_page):
+    server = start_server(preset="offsetObserving", physics="browser")
+    page, probe = open_page(server, query="?physics=browser")
+    page.evaluate("() => { const f = document.getElementById('feed'); f.scrollTop = f.scrollHeight; }")
+    wait_until(page, "window.playground.geometry && window.playground.geometry.phase === 'idle'"
+               " && Math.abs(window.playground.geometry.contentSize.height - window.playground.geometry.contentOffset.y"
+               " - window.playground.geometry.containerSize.height) < 1")
+    sync(page)
+    assert events_named(page, "loadMoreStarted") == []
+    page.locator("#presets input[value=playground]").check()
+    wait_event(page, "loadMoreStarted")
+    started = events_named(page, "loadMoreStarted")[0]
+    assert started["data"]["trigger"] == "configChanged"
+    wait_until(page, "window.playground.itemIds().length > 30", timeout=5000)
+    assert probe.problems() == []
+
+
+def test_continuing_the_fractional_recording_under_playground_loads(start_server, open_page):
+    server = start_server()
+    page, probe = open_page(server)
+    first = page.evaluate("window.playground.session")
+    page.set_input_files("#trace-file", str(FRACTIONAL))
+    expect(page.locator("#trace-body")).to_be_visible()
+    page.select_option("#trace-preset", "playground")
+    page.click("#trace-fork")
+    wait_until(page, f"window.playground.session !== {json.dumps(first)} && window.playground.status === 'open'")
+    wait_event(page, "loadMoreStarted")
+    assert events_named(page, "loadMoreStarted")[0]["data"]["trigger"] == "configChanged"
+    # The page goes on in the recording's frame (699.7 px, measured in whole px as clientHeight is), not its own.
+    wait_until(page, "window.playground.geometry !== null")
+    sync(page)
+    assert abs(page.evaluate("window.playground.geometry.containerSize.height") - 699.7) <= 0.5
+    wait_until(page, "window.playground.itemIds().length === 50", timeout=5000)
+    assert probe.problems() == []
