@@ -404,6 +404,7 @@ function receiveEvent(msg) {
   timeline.addEvent(record.name, now);
   feed.applyEvent(record);
   if (record.name === "presetDisagreement") lanes.addDisagreement(now, record.data);
+  if (record.name === "presetsFired") lanes.addFiring(now, record.data);
   if (record.name === "configChanged") {
     applyConfig(configFromEvent(record.data), false);
     exportPanel.refresh();
@@ -866,6 +867,7 @@ window.playground = Object.freeze({
   timelineY: (value) => timeline.yOf(value),
   failedSpans: () => timeline.failedSpans(),
   laneMarks: () => lanes.visibleMarks(),
+  laneFirings: () => lanes.visibleFirings(),
   lanePresets: () => lanes.presets.slice(),
   timelineLabels: () => timeline.labels.slice(),
   /** Work done so far: geometry frames measured and timeline frames drawn (an idle page adds none). */

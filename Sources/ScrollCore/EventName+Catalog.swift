@@ -31,6 +31,7 @@ extension EventName {
         case .configChanged: .init(.session, "Settings changed.")
         case .offsetChanged: .init(.session, "offsetObserving published a new content origin (at most 10 a second).")
         case .presetDisagreement: .init(.session, "Compare mode: presets disagree on the same geometry.")
+        case .presetsFired: .init(.session, "Compare mode: the presets whose load or refresh rule fired on a geometry.")
         case .reachedBottom: .init(.load, "The preset's bottom rule became true.")
         case .leftBottom: .init(.load, "The preset's bottom rule became false.")
         case .loadMoreStarted: .init(.load, "A page load began.")

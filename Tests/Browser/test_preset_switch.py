@@ -52,3 +52,28 @@ def test_continuing_the_fractional_recording_under_playground_loads(start_server
     assert abs(page.evaluate("window.playground.geometry.containerSize.height") - 699.7) <= 0.5
     wait_until(page, "window.playground.itemIds().length === 50", timeout=5000)
     assert probe.problems() == []
+
+
+def test_compare_draws_every_firing_in_a_lane_per_preset_chat_included(start_server, open_page):
+    """Issue 40 §3: a load every preset agrees on is drawn in every lane, chat's included; the switch sits
+    with the presets."""
+    server = start_server(preset="playground")
+    page, probe = open_page(server)
+    switch = page.locator("#presets-panel input[name=compare]")
+    expect(switch).to_be_visible()
+    switch.check()
+    wait_event(page, "configChanged")
+    assert "chat" in page.evaluate("window.playground.lanePresets()")
+    page.evaluate("() => { const f = document.getElementById('feed'); f.scrollTop = f.scrollHeight; }")
+    wait_event(page, "loadMoreStarted")
+    wait_until(page, "window.playground.laneFirings().some((f) => f.load.includes('customScrollView'))")
+    firing = next(f for f in page.evaluate("window.playground.laneFirings()") if "customScrollView" in f["load"])
+    assert set(firing["load"]) >= {"customScrollView", "refreshable", "playground", "chat"}, firing
+    # Painted in chat's lane (the last), not only kept.
+    painted = page.locator("#lanes").evaluate(
+        "(c) => { const lanes = window.playground.lanePresets().length; const h = c.height / lanes;"
+        " const d = c.getContext('2d').getImageData(Math.round(c.width * 0.5), Math.round(h * (lanes - 1)),"
+        " Math.round(c.width * 0.5), Math.round(h)).data; const blue = [];"
+        " for (let i = 0; i < d.length; i += 4) if (d[i + 2] > 150 && d[i] < 120) blue.push(i); return blue.length; }")
+    assert painted > 0
+    assert probe.problems() == []
