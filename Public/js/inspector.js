@@ -302,6 +302,10 @@ export class Inspector extends EventTarget {
       this.dispatchEvent(new CustomEvent("inset", { detail: Math.max(0, Number(input.value) || 0) }));
       return;
     }
+    if (input.name === "endShortfall") {
+      this.dispatchEvent(new CustomEvent("shortfall", { detail: Math.min(5, Math.max(0, Number(input.value) || 0)) }));
+      return;
+    }
     let value;
     // Whatever was typed goes to the server, which is the one that validates: its refusal shows
     // beside the field instead of the field silently keeping a value nobody applied.

@@ -619,6 +619,18 @@ inspector.addEventListener("inset", ({ detail: px }) => {
   saveClientSettings();
 });
 
+inspector.addEventListener("shortfall", ({ detail: px }) => {
+  setShortfall(px);
+  saveClientSettings();
+});
+
+/** The page stops `px` short of the content's end (the geometry's content is that much longer than it scrolls). */
+function setShortfall(px) {
+  reporter.endShortfall = px;
+  byId("end-shortfall").value = String(px);
+  reporter.wake();
+}
+
 function setInset(px) {
   reporter.setInsetTop(px);
   feed.setInsetTop(px);
@@ -763,6 +775,7 @@ function saveClientSettings() {
   writeStorage(CLIENT_KEY, {
     ...saved,
     inset: reporter.insetTop,
+    endShortfall: reporter.endShortfall || 0,
     frame: frame.fitsScreen ? { screen: true } : { w: frame.size.w, h: frame.size.h },
   });
 }
@@ -778,6 +791,7 @@ function restoreClientSettings() {
   if (!saved) return;
   if (saved.frame?.screen === true) frame.fitScreen();
   else if (saved.frame && Number.isFinite(saved.frame.w) && Number.isFinite(saved.frame.h)) frame.setSize(saved.frame.w, saved.frame.h);
+  if (Number.isFinite(saved.endShortfall) && saved.endShortfall > 0) setShortfall(Math.min(5, saved.endShortfall));
   if (Number.isFinite(saved.inset) && saved.inset > 0) {
     byId("inset-top").value = String(saved.inset);
     setInset(saved.inset);

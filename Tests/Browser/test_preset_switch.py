@@ -77,3 +77,35 @@ def test_compare_draws_every_firing_in_a_lane_per_preset_chat_included(start_ser
         " for (let i = 0; i < d.length; i += 4) if (d[i + 2] > 150 && d[i] < 120) blue.push(i); return blue.length; }")
     assert painted > 0
     assert probe.problems() == []
+
+
+def to_the_end(page) -> None:
+    page.evaluate("() => { const f = document.getElementById('feed'); f.scrollTop = f.scrollHeight; }")
+    wait_until(page, "window.playground.geometry && window.playground.geometry.phase === 'idle'"
+               " && window.playground.geometry.contentOffset.y > 100")
+    sync(page)
+
+
+def test_the_end_shortfall_of_a_fractional_zoom_is_felt_in_the_page(start_server, open_page):
+    """README step 2 in the page (issue 40 §4): 0.4 px short of the end, customScrollView never loads;
+    playground's slack loads."""
+    server = start_server(preset="customScrollView", physics="browser")
+    page, probe = open_page(server, query="?physics=browser")
+    field = page.locator("#controls input[name=endShortfall]")
+    expect(field).to_be_visible()
+    field.fill("0.4")
+    field.dispatch_event("change")
+    to_the_end(page)
+    g = page.evaluate("window.playground.geometry")
+    distance = g["contentSize"]["height"] - g["contentOffset"]["y"] - g["containerSize"]["height"]
+    assert abs(distance - 0.4) < 0.05, g
+    assert events_named(page, "reachedBottom") == [] and events_named(page, "loadMoreStarted") == []
+    # A reload keeps the page's own setting.
+    page.reload()
+    page.wait_for_function("() => window.playground && window.playground.status === 'open' && window.playground.rev !== null")
+    expect(page.locator("#controls input[name=endShortfall]")).to_have_value("0.4")
+    # The preset that slacks half a pixel loads from where customScrollView stalled.
+    to_the_end(page)
+    page.locator("#presets input[value=playground]").check()
+    wait_event(page, "loadMoreStarted")
+    assert probe.problems() == []
