@@ -12,7 +12,8 @@ const KEY_STEP = 10;
 const KEY_STEP_LARGE = 50;
 const MIN_SCALE = 0.35;
 const SCREEN = "screen";
-const NARROW = "(max-width: 879px)";
+// The page is the phone layout (tabs) on a phone, upright or on its side: as playground.css says.
+const NARROW = "(max-width: 767px), (max-width: 1023px) and (max-height: 499px)";
 
 /** Events (EventTarget): `change` (detail: {width, height, scale}) whenever the size or scale changes. */
 export class PhoneFrame extends EventTarget {
@@ -118,7 +119,7 @@ export class PhoneFrame extends EventTarget {
 
   /** Whether the stage's other parts are in a rail beside the phone (a grid; on a phone they are around it). */
   get railBeside() {
-    return getComputedStyle(this.stage).display === "grid";
+    return railBeside(this.stage);
   }
 
   /** How tall the phone may be on screen so the feed and its buttons stay in the window. */
@@ -201,4 +202,11 @@ export class PhoneFrame extends EventTarget {
     this.drag = null;
     if (this.handle.hasPointerCapture(event.pointerId)) this.handle.releasePointerCapture(event.pointerId);
   }
+}
+
+/** Whether the stage's controls are in a rail beside the phone: a grid of more than one column (a tablet
+ * upright stacks them in one column, a phone around the phone in a flex column). */
+export function railBeside(stage) {
+  const style = getComputedStyle(stage);
+  return style.display === "grid" && style.gridTemplateColumns.trim().split(/\s+/).length > 1;
 }

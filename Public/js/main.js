@@ -9,7 +9,7 @@ import { Inspector } from "./inspector.js";
 import { LogPanel } from "./log-panel.js";
 import { Timeline } from "./timeline.js";
 import { CompareLanes } from "./lanes.js";
-import { FRAME_EDGE_PX, PhoneFrame } from "./frame.js";
+import { FRAME_EDGE_PX, PhoneFrame, railBeside } from "./frame.js";
 import { TraceView } from "./trace-view.js";
 import { forkPieces, sampleAt } from "./trace-file.js";
 import { ExportPanel } from "./export-panel.js";
@@ -158,7 +158,7 @@ const frame = new PhoneFrame({
     const px = (element, property) => parseFloat(getComputedStyle(element)[property]) || 0;
     const stage = byId("stage");
     const layout = document.querySelector(".layout");
-    const beside = getComputedStyle(stage).display === "grid";
+    const beside = railBeside(stage);
     const around = beside ? [] : [document.querySelector(".stage-top"), document.querySelector(".stage-bottom")];
     const gaps = around.length > 0 ? 2 * px(stage, "rowGap") : 0;
     const spacing = px(stage, "paddingTop") + px(stage, "paddingBottom") + px(stage, "borderTopWidth") + px(stage, "borderBottomWidth")
@@ -498,6 +498,8 @@ function showWindow(msg) {
 }
 
 /** Buttons that can do nothing now are disabled (the server would only log why it ignored them). */
+const PULL_HINT = byId("pull-hint").textContent;
+
 function updateButtons() {
   if (!state) return;
   byId("btn-load-more").disabled = state.hasMore === false || Boolean(state.loadingNextPage);
@@ -506,6 +508,10 @@ function updateButtons() {
   const refresh = byId("btn-refresh");
   refresh.disabled = Boolean(state.refreshing) || !pulls;
   refresh.title = pulls ? "" : `${config.preset} has no pull-to-refresh`;
+  // The hint says what this preset does at the top: no pull where there is no refresh to pull for.
+  const hint = byId("pull-hint");
+  const text = pulls ? PULL_HINT : `${config.preset} has no pull-to-refresh: scroll to the end to load more`;
+  if (hint.textContent !== text) hint.textContent = text;
   const topEdge = state.topEdge ?? null;
   byId("btn-load-previous").hidden = topEdge === null;
   byId("btn-load-previous").disabled = !topEdge?.hasPrevious || Boolean(topEdge?.loadingPreviousPage);
