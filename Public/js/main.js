@@ -788,8 +788,17 @@ function saveClientSettings() {
 
 window.addEventListener("pagehide", () => {
   const saved = readStorage(CLIENT_KEY) ?? {};
-  writeStorage(CLIENT_KEY, { ...saved, session: connection.sessionId, anchor: visibleAnchor() });
+  writeStorage(CLIENT_KEY, {
+    ...saved, session: connection.sessionId, anchor: visibleAnchor(),
+    // The timeline's offset curve (the server keeps no geometry outside a trace): ms before `savedAt`.
+    timeline: { savedAt: Date.now(), samples: timeline.samplesBefore(performance.now()) },
+  });
 });
+
+/** The page clock's time (performance.now()) of a wall-clock time (ms since 1970). */
+function pageTimeOf(wallMs) {
+  return performance.now() - (Date.now() - wallMs);
+}
 
 /** Restores what only the page knew (inset, frame) on every load of this tab. */
 function restoreClientSettings() {
@@ -807,6 +816,9 @@ function restoreClientSettings() {
 function restoreAfterReload(session) {
   const saved = readStorage(CLIENT_KEY);
   restoring = saved && saved.session === session && saved.anchor ? saved.anchor : null;
+  if (saved?.session === session && Number.isFinite(saved.timeline?.savedAt)) {
+    timeline.restoreSamples(saved.timeline.samples, performance.now(), Date.now() - saved.timeline.savedAt);
+  }
   // The session's log from the server's ring, oldest first; what arrives live meanwhile is kept.
   fetch(`/api/events?session=${encodeURIComponent(session)}&limit=${HISTORY_LIMIT}`)
     .then((response) => (response.ok ? response.json() : { events: [] }))
@@ -815,6 +827,9 @@ function restoreAfterReload(session) {
       log.addHistory(history);
       const known = new Set(events.map((e) => e.seq));
       const older = history.filter((e) => !known.has(e.seq));
+      // The timeline's loads, refreshes and failures from before the reload, each at its own time.
+      timeline.addHistory(older.filter((e) => typeof e.name === "string" && Number.isFinite(Date.parse(e.time)))
+        .sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0)).map((e) => ({ name: e.name, t: pageTimeOf(Date.parse(e.time)) })));
       events.unshift(...older);
       events.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     })
@@ -886,6 +901,7 @@ window.playground = Object.freeze({
   /** The timeline's y (px) for an offset, as last drawn. */
   timelineY: (value) => timeline.yOf(value),
   failedSpans: () => timeline.failedSpans(),
+  timelineSamples: () => timeline.samples.length,
   laneMarks: () => lanes.visibleMarks(),
   laneFirings: () => lanes.visibleFirings(),
   lanePresets: () => lanes.presets.slice(),
