@@ -68,8 +68,12 @@ enum HandTrial {
                 return .failure(ProtocolError(.badMessage, "\(error)"))
             }
         }
+        // Only what the request changed: the preset is named on its own, and the defaults that follow it
+        // (`pullThreshold`, `retryPolicy`) are the preset's, not a change to report.
         let recordedSettings = hand.config.json.object ?? [:]
-        for (key, value) in simulation.config.json.object ?? [:] where recordedSettings[key] != value {
+        let named = Set(assignments.map(\.0)).subtracting(["preset"])
+        for (key, value) in simulation.config.json.object ?? [:]
+        where named.contains(key) && recordedSettings[key] != value {
             changed[key] = value
         }
         let run = simulation.run(hand: hand, record: true)
@@ -93,6 +97,11 @@ enum HandTrial {
         var export = ExportCommand()
         export.config = simulation.config
         export.config.physics = ScrollConfig().physics
+        // The same settings as data, for the page's "Export these settings": the preset and every setting that
+        // differs from its defaults, the recording's own (its latencies) included, as the Swift has them.
+        let tried = export.config.json.object ?? [:]
+        var exported: [String: JSONValue] = ["preset": .string(export.config.preset.rawValue)]
+        for (setting, _) in export.changed { exported[setting.name] = tried[setting.name] }
         return .success([
             "type": "handResult", "preset": .string(simulation.config.preset.rawValue),
             "recordedPreset": .string(hand.config.preset.rawValue), "settings": .object(changed),
@@ -100,7 +109,7 @@ enum HandTrial {
             "recorded": row(agreement.recorded), "simulated": row(agreement.simulated),
             "same": .bool(agreement.firstDifference == nil),
             "difference": agreement.firstDifference.map { .string($0) } ?? .null,
-            "report": .object(metrics), "swift": .string(export.render()),
+            "report": .object(metrics), "swift": .string(export.render()), "export": .object(exported),
         ])
     }
 }
