@@ -260,6 +260,7 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, fork
   }
   log.setSession(msg.session);
   log.setCatalog(msg.events);
+  timeline.setCatalog(msg.events);
   // A welcome names a reason only when the session has no trace at all (docs/protocol.md).
   log.setTraceNote(typeof msg.recordingStopped === "string" ? msg.recordingStopped : null, msg.recordingStopped === undefined);
   inspector.setSession(msg.session);

@@ -96,35 +96,44 @@ export class Timeline {
     this.invalidate();
   }
 
+  /**
+   * What the server's catalog says each event draws (`welcome.events[].plot`): the timeline keeps no list of
+   * event names.
+   */
+  setCatalog(events) {
+    const list = Array.isArray(events) ? events : [];
+    this.plots = new Map(list.filter((e) => e && typeof e.name === "string" && typeof e.plot === "string").map((e) => [e.name, e.plot]));
+  }
+
   /** A server event received at time `t`. */
   addEvent(name, t) {
-    switch (name) {
-      case "loadMoreStarted":
+    switch (this.plots?.get(name)) {
+      case "loadBegins":
         this.spans.push({ kind: "load", start: t, end: null });
         break;
-      case "loadMoreFinished":
-      case "loadMoreCancelled":
+      case "loadEnds":
         this.closeSpan("load", t);
         break;
-      case "loadMoreFailed":
+      case "loadFails":
         this.closeSpan("load", t, true);
         break;
-      case "refreshStarted":
+      case "refreshBegins":
         this.spans.push({ kind: "refresh", start: t, end: null });
         break;
-      case "refreshFinished":
+      case "refreshEnds":
         this.closeSpan("refresh", t);
         break;
-      case "refreshFailed":
+      case "refreshFails":
         this.closeSpan("refresh", t, true);
         break;
-      case "reachedBottom":
+      case "bottomReached":
         this.marks.push({ kind: "reached", t });
         break;
-      case "presetDisagreement":
+      case "presetsDisagree":
         this.marks.push({ kind: "disagree", t });
         break;
       default:
+        return; // drawn as nothing (an older server's catalog has no `plot`)
     }
     this.invalidate();
   }
