@@ -19,7 +19,8 @@ struct CheckArguments: Sendable {
             .integer("scenarios", help: "scenarios per preset, at most", \.command.scenarios, in: 1...1_000_000),
             .choice("preset", help: "check only this preset", \.command.preset),
             .text(
-                "out", "DIR", help: "where the minimal traces go (logs/check-traces under the current folder by default)",
+                "out", "DIR",
+                help: "where the minimal traces go (logs/check-traces under the current folder by default)",
                 \.command.outDirectory),
             Option(
                 "gestures", "DIR",

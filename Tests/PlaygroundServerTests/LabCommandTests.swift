@@ -30,7 +30,10 @@ struct LabCommandTests {
 
     /// A refused value is named once, and the option once (issue 40 §9).
     @Test(arguments: [
-        (["simulate", "--gesture", "fling"], "--gesture: unknown gesture (one of read, skim, toEnd, pullRefresh), not 'fling'"),
+        (
+            ["simulate", "--gesture", "fling"],
+            "--gesture: unknown gesture (one of read, skim, toEnd, pullRefresh), not 'fling'"
+        ),
         (["simulate", "--set", "seconds=x"], "--set: seconds: must be a number in 0.1…3600, not 'x'"),
     ])
     func aRefusedValueIsNamedOnce(arguments: [String], message: String) throws {

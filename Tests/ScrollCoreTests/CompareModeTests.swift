@@ -17,7 +17,10 @@ struct CompareModeTests {
     static func fired(load: [Preset] = [], refresh: [Preset] = [], seq: Int) -> LogEntry {
         LogEntry(
             .presetsFired, geometrySeq: seq,
-            ["load": .array(load.map { .string($0.rawValue) }), "refresh": .array(refresh.map { .string($0.rawValue) })])
+            [
+                "load": .array(load.map { .string($0.rawValue) }),
+                "refresh": .array(refresh.map { .string($0.rawValue) }),
+            ])
     }
 
     /// 30 px from the end: within every threshold, but not at `customScrollView`'s exact bottom.
