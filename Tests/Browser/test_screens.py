@@ -20,7 +20,9 @@ SIZES = [
     (820, 1180, True, True),   # iPad upright
     (1180, 820, True, True),   # iPad on its side
     (844, 390, True, False),   # a phone on its side: the feed has the height, the log is a tab away
+    (375, 667, True, False),
     (390, 844, True, False),
+    (430, 932, True, False),
 ]
 
 
