@@ -33,9 +33,6 @@ extension SessionState {
                         ["distanceToBottom": .number(distance), "trigger": JSONValue(Trigger.configChanged)])))
         }
         carryOut(decisions, geometrySeq: nil, into: &effects)
-        if config.preset != before.preset {
-            loadWhereTheNewRulesHold(into: &effects)
-        }
         if config.windowSize != before.windowSize {
             fitWindow(into: &effects)
         }
@@ -44,24 +41,5 @@ extension SessionState {
             scheduleNextMessage(into: &effects)
         }
         effects.append(.log(LogEntry(.configChanged, ["changed": .object(changed)])))
-    }
-
-    /// A preset switched where its bottom rule holds (at the end, with more to load, nothing in flight or
-    /// failed) loads there, as it would have on arriving: the rules themselves start without firing on the
-    /// position they find, which left the feed frozen until the user moved (issue 40). Logged with
-    /// `trigger=configChanged`.
-    private mutating func loadWhereTheNewRulesHold(into effects: inout [SessionEffect]) {
-        guard lastGeometry != nil, controller.reachedBottom, hasMore, !controller.isRefreshing,
-            controller.loads[.bottom] == .idle, !controller.heldRules.contains(.bottom)
-        else { return }
-        var started: [SessionEffect] = []
-        carryOut(ask(.loadRequested(.bottom)), geometrySeq: nil, into: &started)
-        effects += started.map { effect in
-            guard case .log(var entry) = effect, entry.data["trigger"] == JSONValue(Trigger.manual) else {
-                return effect
-            }
-            entry.data["trigger"] = JSONValue(Trigger.configChanged)
-            return .log(entry)
-        }
     }
 }

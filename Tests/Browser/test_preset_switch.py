@@ -29,8 +29,8 @@ def test_switching_at_the_bottom_to_a_preset_whose_rule_holds_loads(start_server
     assert events_named(page, "loadMoreStarted") == []
     page.locator("#presets input[value=playground]").check()
     wait_event(page, "loadMoreStarted")
-    started = events_named(page, "loadMoreStarted")[0]
-    assert started["data"]["trigger"] == "configChanged"
+    assert events_named(page, "loadMoreStarted")[0]["data"]["trigger"] == "bottom"
+    assert events_named(page, "reachedBottom")[-1]["data"]["trigger"] == "configChanged"
     wait_until(page, "window.playground.itemIds().length > 30", timeout=5000)
     assert probe.problems() == []
 
@@ -45,7 +45,8 @@ def test_continuing_the_fractional_recording_under_playground_loads(start_server
     page.click("#trace-fork")
     wait_until(page, f"window.playground.session !== {json.dumps(first)} && window.playground.status === 'open'")
     wait_event(page, "loadMoreStarted")
-    assert events_named(page, "loadMoreStarted")[0]["data"]["trigger"] == "configChanged"
+    assert events_named(page, "loadMoreStarted")[0]["data"]["trigger"] == "bottom"
+    assert events_named(page, "reachedBottom")[0]["data"]["trigger"] == "configChanged"
     # The page goes on in the recording's frame (699.7 px, measured in whole px as clientHeight is), not its own.
     wait_until(page, "window.playground.geometry !== null")
     sync(page)

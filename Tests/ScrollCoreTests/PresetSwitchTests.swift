@@ -2,7 +2,8 @@ import Testing
 
 @testable import ScrollCore
 
-/// A preset switched mid-session acts on the position it finds (issue 40 §2).
+/// A preset switched mid-session acts on the position it finds (issue 40 §2): its controller fires the new
+/// bottom rule there, through the usual gates.
 struct PresetSwitchTests {
     /// 0.4 px short of the end: `customScrollView` never sees the bottom there, `playground` (0.5 px slack) does.
     @Test func switchingAtTheBottomToAPresetWhoseRuleHoldsLoads() {
@@ -11,7 +12,9 @@ struct PresetSwitchTests {
         let effects = h.send(.configReceived(["preset": "playground"]))
         #expect(effects.names == [.reachedBottom, .loadMoreStarted, .configChanged])
         let started = effects.logs[1]
-        #expect(started.data["trigger"] == "configChanged")
+        // The bottom rule fired; the row before says the settings change put it there.
+        #expect(effects.logs[0].data["trigger"] == "configChanged")
+        #expect(started.data["trigger"] == "bottom")
         #expect(started.data["page"] == 2)
         #expect(h.lastState.loadingNextPage)
         h.advance(by: 2000)
