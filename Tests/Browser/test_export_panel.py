@@ -124,7 +124,8 @@ def test_the_settings_form_is_the_servers_description(start_server, open_page):
     for setting in settings:
         if setting["name"] == "preset":
             continue
-        field = page.locator(f"#controls [name={setting['name']}]")
+        # Compare mode's switch sits with the presets, still one of the form's fields (form=controls).
+        field = page.locator(f"#controls [name={setting['name']}], #presets-compare [name={setting['name']}]")
         expect(field).to_have_count(1)
         if setting["kind"] in ("number", "integer"):
             assert field.get_attribute("min") == str(setting["min"]).removesuffix(".0")
