@@ -8,7 +8,7 @@ export const SUBPROTOCOL = "scroll-playground.v1";
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const PING_EVERY_MS = 2000;
 const PONG_TIMEOUT_MS = 8000;
-const STORAGE_KEY = "scroll-playground.session";
+export const SESSION_KEY = "scroll-playground.session";
 
 /**
  * One logical connection that survives drops.
@@ -42,12 +42,24 @@ export class Connection extends EventTarget {
     this.pingTimer = null;
     this.restored = false; // the token came from an earlier load of this page (a reload)
     this.pendingFork = null; // {pieces, hello, previous: {session, resume}} until the fork's welcome
-    const saved = readStorage(STORAGE_KEY);
+    const saved = readStorage(SESSION_KEY);
     if (saved && typeof saved.session === "string" && typeof saved.resume === "string") {
       this.sessionId = saved.session;
       this.resumeToken = saved.resume;
       this.restored = true;
     }
+  }
+
+  /**
+   * Before `start`: the first hello opens a new session instead of resuming the one this tab had, which
+   * the server keeps for a while (`{session, resume}` is returned, to go back to it).
+   */
+  leaveSession() {
+    const previous = { session: this.sessionId, resume: this.resumeToken };
+    this.sessionId = null;
+    this.resumeToken = null;
+    this.restored = false;
+    return previous;
   }
 
   /** Opens the first socket. */
@@ -193,7 +205,7 @@ export class Connection extends EventTarget {
       this.restored = false;
       this.sessionId = message.session;
       this.resumeToken = message.resume ?? this.resumeToken;
-      writeStorage(STORAGE_KEY, { session: this.sessionId, resume: this.resumeToken });
+      writeStorage(SESSION_KEY, { session: this.sessionId, resume: this.resumeToken });
       this.attempt = 0;
       this.ready = true;
       this.setStatus("open");

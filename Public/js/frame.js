@@ -12,7 +12,8 @@ const KEY_STEP = 10;
 const KEY_STEP_LARGE = 50;
 const MIN_SCALE = 0.35;
 const SCREEN = "screen";
-const NARROW = "(max-width: 879px)";
+// The page is the phone layout (tabs) on a phone, upright or on its side: as playground.css says.
+const NARROW = "(max-width: 767px), (max-width: 1023px) and (max-height: 499px)";
 
 /** Events (EventTarget): `change` (detail: {width, height, scale}) whenever the size or scale changes. */
 export class PhoneFrame extends EventTarget {
@@ -84,10 +85,12 @@ export class PhoneFrame extends EventTarget {
   }
 
   /** A size from the handle or a restored session: shown as "Custom" unless it is one of the choices. */
-  setSize(w, h) {
+  setSize(w, h, { exact = false } = {}) {
+    // Whole px from the handle; a recording's own size (a fork) to a tenth, as its containerSize was.
+    const round = exact ? (v) => Math.round(v * 10) / 10 : Math.round;
     const size = {
-      w: Math.round(Math.min(MAX.w, Math.max(MIN.w, w))),
-      h: Math.round(Math.min(MAX.h, Math.max(MIN.h, h))),
+      w: round(Math.min(MAX.w, Math.max(MIN.w, w))),
+      h: round(Math.min(MAX.h, Math.max(MIN.h, h))),
     };
     this.size = size;
     const value = `${size.w}x${size.h}`;
@@ -116,7 +119,7 @@ export class PhoneFrame extends EventTarget {
 
   /** Whether the stage's other parts are in a rail beside the phone (a grid; on a phone they are around it). */
   get railBeside() {
-    return getComputedStyle(this.stage).display === "grid";
+    return railBeside(this.stage);
   }
 
   /** How tall the phone may be on screen so the feed and its buttons stay in the window. */
@@ -199,4 +202,11 @@ export class PhoneFrame extends EventTarget {
     this.drag = null;
     if (this.handle.hasPointerCapture(event.pointerId)) this.handle.releasePointerCapture(event.pointerId);
   }
+}
+
+/** Whether the stage's controls are in a rail beside the phone: a grid of more than one column (a tablet
+ * upright stacks them in one column, a phone around the phone in a flex column). */
+export function railBeside(stage) {
+  const style = getComputedStyle(stage);
+  return style.display === "grid" && style.gridTemplateColumns.trim().split(/\s+/).length > 1;
 }

@@ -245,8 +245,12 @@ export class GeometryReporter extends EventTarget {
     // The frame may be scaled on screen: the client rect is in screen pixels, the geometry in CSS pixels.
     const k = this.scale() || 1;
     const rect = this.content.getBoundingClientRect();
+    // `endShortfall`: a browser at a fractional zoom stops that far short of the content's end (README step 2).
+    const short = this.endShortfall || 0;
+    const horizontal = this.axis === "horizontal";
     return geometryOf({
-      axis: this.axis, scrollX: s.scrollLeft, scrollY: s.scrollTop, contentWidth: rect.width / k, contentHeight: rect.height / k,
+      axis: this.axis, scrollX: s.scrollLeft, scrollY: s.scrollTop,
+      contentWidth: rect.width / k + (horizontal ? short : 0), contentHeight: rect.height / k + (horizontal ? 0 : short),
       containerWidth: s.clientWidth, containerHeight: s.clientHeight, inset: this.insetTop, pull: this.pull - this.overEnd, phase,
     });
   }

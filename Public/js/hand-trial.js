@@ -118,13 +118,17 @@ export class HandTrial {
     row(result.simulated, this.simulated);
     this.rows.hidden = false;
     const r = result.report;
-    const changed = Object.keys(result.settings);
+    // Only what differs from the recording, each `name=value` as a link or `--set` spells it.
+    const changed = Object.keys(result.settings ?? {}).filter((k) => k !== "preset");
+    const preset = result.preset === result.recordedPreset ? `${result.preset} (as recorded)` : result.preset;
     this.summary.textContent =
-      `${result.preset}${changed.length ? ` with ${changed.map((k) => `${k}=${JSON.stringify(result.settings[k])}`).join(" ")}` : ""}: ` +
+      `${preset}${changed.length ? ` with ${changed.map((k) => `${k}=${String(result.settings[k])}`).join(" ")}` : ""}: ` +
       `${result.same ? "the same loads and refreshes as recorded" : "other loads or refreshes than recorded"} · ` +
       `stall ${r.stallTotalMs} ms (p95 ${r.stallP95Ms} ms) · ${r.started} load(s) · ${r.pulls} pull(s)`;
     const name = opened.name.replace(/\.jsonl?$/, "");
-    const settings = { preset: result.preset, ...result.settings };
+    // The same settings the Swift has (the preset and all that differ from its defaults, the recording's
+    // own latencies included), as data.
+    const settings = result.export && typeof result.export === "object" ? result.export : { preset: result.preset, ...result.settings };
     offer(this.exportLink, JSON.stringify(settings, null, 2) + "\n", "application/json", `${name}-settings.json`);
     // The same settings as the app takes them: the `FeedSettings` that `scroll-playground export` writes.
     if (typeof result.swift === "string") offer(this.swiftLink, result.swift, "text/x-swift", `${name}-settings.swift`);

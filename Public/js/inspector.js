@@ -51,6 +51,8 @@ export class Inspector extends EventTarget {
     this.settingsKey = "";
     this.buildHud();
     this.form.addEventListener("change", (event) => this.onFormChange(event));
+    this.compareSlot = document.getElementById("presets-compare");
+    this.compareSlot?.addEventListener("change", (event) => this.onFormChange(event));
     this.form.addEventListener("submit", (event) => event.preventDefault());
   }
 
@@ -225,12 +227,21 @@ export class Inspector extends EventTarget {
     if (key === this.settingsKey) return;
     this.settingsKey = key;
     for (const node of this.form.querySelectorAll(".setting-field")) node.remove();
+    this.compareSlot?.replaceChildren();
     this.settingNames = [];
     for (const setting of list) {
+      const field = settingField(setting);
+      this.settingNames.push(setting.name);
+      // Compare mode is about the presets, not a setting of this one: its switch sits under them, still
+      // one of the form's fields (`form=`), its changes handled as theirs.
+      if (setting.name === "compare" && this.compareSlot) {
+        field.querySelector("input").setAttribute("form", this.form.id);
+        this.compareSlot.replaceChildren(field);
+        continue;
+      }
       const box = this.form.querySelector(`#settings-${setting.role}`) ?? this.form.querySelector("#settings-page");
       box.hidden = false;
-      box.append(settingField(setting));
-      this.settingNames.push(setting.name);
+      box.append(field);
     }
     const empty = this.form.querySelector("#controls-empty");
     if (empty) empty.hidden = list.length > 0;
@@ -289,6 +300,10 @@ export class Inspector extends EventTarget {
     if (!input.name || input.name === "preset") return;
     if (input.name === "contentInsetTop") {
       this.dispatchEvent(new CustomEvent("inset", { detail: Math.max(0, Number(input.value) || 0) }));
+      return;
+    }
+    if (input.name === "endShortfall") {
+      this.dispatchEvent(new CustomEvent("shortfall", { detail: Math.min(5, Math.max(0, Number(input.value) || 0)) }));
       return;
     }
     let value;

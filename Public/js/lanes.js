@@ -1,7 +1,8 @@
-// Compare lanes: in compare mode, one lane per preset under the timeline, on the same 30 s axis. Each
-// `presetDisagreement` puts a filled dot in the lanes of the presets whose rule fired ("yes") and a ring
-// in the lanes of those whose rule did not ("no"), with an amber band across all lanes — the in-page
-// view of `scroll-playground replay --compare`. Drawn only when something changed or time moved on.
+// Compare lanes: in compare mode, one lane per preset under the timeline, on the same 30 s axis. Every
+// firing (`presetsFired`) is a dot in its preset's lane, blue for a load, green for a refresh; each
+// `presetDisagreement` adds an amber band across all lanes, an amber dot in the lanes of the presets whose
+// rule fired ("yes") and a ring in the lanes of those whose rule did not ("no") — the in-page view of
+// `scroll-playground replay --compare`. Drawn only when something changed or time moved on.
 
 const WINDOW_MS = 30_000;
 const PAD = { left: 52, right: 10, top: 4, bottom: 4 };
@@ -14,6 +15,7 @@ export class CompareLanes {
     this.ctx = canvas.getContext("2d");
     this.presets = [];
     this.marks = []; // {t, about, yes: [], no: []}
+    this.firings = []; // {t, load: [], refresh: []}
     this.enabled = false;
     this.frameRequest = null;
     this.timer = null;
@@ -45,6 +47,19 @@ export class CompareLanes {
     this.invalidate();
   }
 
+  /** A `presetsFired` record received at `t` (performance.now()): every preset whose rule fired. */
+  addFiring(t, data) {
+    const names = (list) => (Array.isArray(list) ? list.map(String) : []);
+    this.firings.push({ t, load: names(data?.load), refresh: names(data?.refresh) });
+    this.updateLabel();
+    this.invalidate();
+  }
+
+  /** The firings within the window, for tests and the console. */
+  visibleFirings(now = performance.now()) {
+    return this.firings.filter((f) => f.t >= now - WINDOW_MS);
+  }
+
   /** The disagreements within the window, for tests and the console. */
   visibleMarks(now = performance.now()) {
     return this.marks.filter((m) => m.t >= now - WINDOW_MS);
@@ -53,9 +68,11 @@ export class CompareLanes {
   updateLabel() {
     const recent = this.visibleMarks();
     const last = recent[recent.length - 1];
+    const fired = this.visibleFirings();
+    const firings = `${fired.length} geometr${fired.length === 1 ? "y" : "ies"} where a rule fired`;
     const text = last
-      ? `Compare lanes: ${recent.length} disagreement${recent.length === 1 ? "" : "s"} in the last 30 seconds; latest about ${last.about}: fires for ${last.yes.join(", ") || "none"}, not for ${last.no.join(", ") || "none"}`
-      : "Compare lanes: no disagreements in the last 30 seconds";
+      ? `Compare lanes: ${firings} and ${recent.length} disagreement${recent.length === 1 ? "" : "s"} in the last 30 seconds; latest about ${last.about}: fires for ${last.yes.join(", ") || "none"}, not for ${last.no.join(", ") || "none"}`
+      : `Compare lanes: ${firings} and no disagreements in the last 30 seconds`;
     this.canvas.setAttribute("aria-label", text);
   }
 
@@ -70,6 +87,7 @@ export class CompareLanes {
     this.timer = null;
     if (!this.enabled) return;
     this.marks = this.marks.filter((m) => m.t >= now - WINDOW_MS - 5000);
+    this.firings = this.firings.filter((f) => f.t >= now - WINDOW_MS - 5000);
     const ratio = window.devicePixelRatio || 1;
     const width = this.canvas.clientWidth;
     const height = this.canvas.clientHeight;
@@ -98,6 +116,22 @@ export class CompareLanes {
       ctx.textAlign = "left";
       ctx.fillText(name, plot.x + 4, y + 2);
     });
+    const radius = Math.min(4, laneH / 4);
+    for (const firing of this.firings) {
+      const x = xOf(firing.t);
+      if (x < plot.x) continue;
+      this.presets.forEach((name, i) => {
+        const cy = plot.y + i * laneH + laneH * 0.62;
+        const kinds = [[firing.load, "--load"], [firing.refresh, "--refresh"]];
+        for (const [list, colour] of kinds) {
+          if (!list.includes(name)) continue;
+          ctx.beginPath();
+          ctx.arc(x, cy, radius, 0, Math.PI * 2);
+          ctx.fillStyle = color(colour);
+          ctx.fill();
+        }
+      });
+    }
     for (const mark of this.marks) {
       const x = xOf(mark.t);
       if (x < plot.x) continue;
@@ -123,6 +157,6 @@ export class CompareLanes {
       });
     }
     this.updateLabel();
-    if (this.marks.length > 0) this.timer = setTimeout(() => this.invalidate(), IDLE_REDRAW_MS);
+    if (this.marks.length > 0 || this.firings.length > 0) this.timer = setTimeout(() => this.invalidate(), IDLE_REDRAW_MS);
   }
 }

@@ -24,6 +24,7 @@ export class LogPanel {
     Object.assign(this, { scroll, list, empty, noMatch, count, nameFilter, textFilter, pause, exportButton, traceButton, traceNote, clear, follow, confirm, confirmText, confirmClear, confirmCancel });
     this.seqs = new Set(); // seq of every record held, so history fetched after a reload is not doubled
     this.notes = new WeakMap(); // record → the page's note for its row
+    this.actions = new WeakMap(); // a page note's record → its row's button ({label, run})
     this.events = []; // every record received (for export), oldest first
     this.pending = []; // received while paused
     this.paused = false;
@@ -145,11 +146,13 @@ export class LogPanel {
    * Something the page itself noticed (an `error` message, a connection change): shown, not exported.
    * `category` `note` is for what the page did on purpose rather than a problem.
    */
-  note(name, data, category = "client", time = null) {
+  note(name, data, category = "client", time = null, action = null) {
     // At `time` (a server record's, ISO 8601), else now by the page's clock, which may run behind the
     // server's: never earlier than the row it follows.
     const at = Math.max(Date.parse(time ?? "") || Date.now(), this.lastTime);
     const record = { seq: null, time: new Date(at).toISOString(), name, data, client: true, category };
+    // `action` ({label, run}): a button on the row (the way back to a session a link replaced).
+    if (action) this.actions.set(record, action);
     if (this.paused) {
       this.pending.push(record);
       return;
@@ -201,6 +204,13 @@ export class LogPanel {
     details.append(summary);
     details.record = record;
     row.append(details);
+    const action = this.actions.get(record);
+    if (action) {
+      const button = el("button", "btn btn-small log-action", action.label);
+      button.type = "button";
+      button.addEventListener("click", action.run);
+      row.append(button);
+    }
     // What the row shows is what the filter searches; `json:` reaches the raw record.
     row.dataset.text = summary.textContent.toLowerCase();
     row.dataset.raw = JSON.stringify(record).toLowerCase();

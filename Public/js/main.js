@@ -2,14 +2,14 @@
 // the geometry reporter and the controls feed the connection. No module decides a trigger.
 
 import { byId, num } from "./dom.js";
-import { Connection, defaultSocketURL, readStorage, writeStorage } from "./connection.js";
+import { Connection, SESSION_KEY, defaultSocketURL, readStorage, writeStorage } from "./connection.js";
 import { GeometryReporter } from "./geometry.js";
 import { FeedRenderer } from "./feed.js";
 import { Inspector } from "./inspector.js";
 import { LogPanel } from "./log-panel.js";
 import { Timeline } from "./timeline.js";
 import { CompareLanes } from "./lanes.js";
-import { PhoneFrame } from "./frame.js";
+import { FRAME_EDGE_PX, PhoneFrame, railBeside } from "./frame.js";
 import { TraceView } from "./trace-view.js";
 import { forkPieces, sampleAt } from "./trace-file.js";
 import { ExportPanel } from "./export-panel.js";
@@ -158,7 +158,7 @@ const frame = new PhoneFrame({
     const px = (element, property) => parseFloat(getComputedStyle(element)[property]) || 0;
     const stage = byId("stage");
     const layout = document.querySelector(".layout");
-    const beside = getComputedStyle(stage).display === "grid";
+    const beside = railBeside(stage);
     const around = beside ? [] : [document.querySelector(".stage-top"), document.querySelector(".stage-bottom")];
     const gaps = around.length > 0 ? 2 * px(stage, "rowGap") : 0;
     const spacing = px(stage, "paddingTop") + px(stage, "paddingBottom") + px(stage, "borderTopWidth") + px(stage, "borderBottomWidth")
@@ -180,6 +180,34 @@ for (const [name, text] of new URLSearchParams(location.search)) {
 }
 const exportPanel = new ExportPanel();
 const linkNotice = new LinkNotice();
+
+// Which link each session of this tab was opened with (`{session, link, preset}`): a reload of that link
+// resumes the session; another link with settings opens a new session with them (docs/decisions.md, issue 40).
+const LINK_KEY = "scroll-playground.link";
+const linkQuery = canonicalQuery(location.search);
+// The session this tab had when a new link replaced it (`{session, resume, link, preset}`), for the way back.
+let previousSession = null;
+
+/** A query as a link's identity: its names and values, in order of name (an empty query: ""). */
+function canonicalQuery(search) {
+  const pairs = [...new URLSearchParams(search)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return new URLSearchParams(pairs).toString();
+}
+
+/** Goes back to the session a link replaced: its link in the address bar, and a reload resumes it. */
+function backToPreviousSession() {
+  if (!previousSession) return;
+  const { session, resume, link, preset } = previousSession;
+  writeStorage(SESSION_KEY, { session, resume });
+  writeStorage(LINK_KEY, { session, link, preset });
+  location.assign(`${location.pathname}${link ? `?${link}` : ""}`);
+}
+
+/** Notes the session's preset beside its link, for the way back to it. */
+function rememberLink() {
+  const opened = readStorage(LINK_KEY);
+  if (opened?.session === connection.sessionId && opened.preset !== config.preset) writeStorage(LINK_KEY, { ...opened, preset: config.preset });
+}
 
 /** A link's text as the command line reads it (ScrollConfig.apply(name:text:)): number, boolean or text. */
 function linkValue(text) {
@@ -226,9 +254,13 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, fork
   if (!resumed) {
     feed.resetForNewSession();
     timeline.closeOpenSpans(performance.now());
+    // A fork is the trace's session, not the link's: the address bar drops the link, so a reload resumes it.
+    if (forked && location.search) history.replaceState(null, "", location.pathname);
+    writeStorage(LINK_KEY, { session: msg.session, link: forked ? "" : linkQuery, preset: msg.config?.preset });
   }
   log.setSession(msg.session);
   log.setCatalog(msg.events);
+  timeline.setCatalog(msg.events);
   // A welcome names a reason only when the session has no trace at all (docs/protocol.md).
   log.setTraceNote(typeof msg.recordingStopped === "string" ? msg.recordingStopped : null, msg.recordingStopped === undefined);
   inspector.setSession(msg.session);
@@ -248,6 +280,11 @@ connection.addEventListener("welcome", ({ detail: { msg, resumed, reloaded, fork
   if (reloaded) restoreAfterReload(msg.session);
   reporter.resend();
   exportPanel.refresh(msg.session);
+  if (previousSession && !resumed && !forked) {
+    linkNotice.openedNewSession(msg.session, previousSession, backToPreviousSession);
+    log.note("linkOpened", { session: msg.session, previousSession: previousSession.session, previousPreset: previousSession.preset ?? null },
+      "note", null, { label: `Back to session ${previousSession.session}`, run: backToPreviousSession });
+  }
 });
 
 connection.addEventListener("message", ({ detail: msg }) => {
@@ -299,6 +336,7 @@ connection.addEventListener("message", ({ detail: msg }) => {
       updateButtons();
       showWindow(msg);
       if (msg.preset && msg.preset !== config.preset) config = { ...config, preset: msg.preset };
+      rememberLink();
       break;
     case "event":
       receiveEvent(msg);
@@ -367,6 +405,7 @@ function receiveEvent(msg) {
   timeline.addEvent(record.name, now);
   feed.applyEvent(record);
   if (record.name === "presetDisagreement") lanes.addDisagreement(now, record.data);
+  if (record.name === "presetsFired") lanes.addFiring(now, record.data);
   if (record.name === "configChanged") {
     applyConfig(configFromEvent(record.data), false);
     exportPanel.refresh();
@@ -460,6 +499,8 @@ function showWindow(msg) {
 }
 
 /** Buttons that can do nothing now are disabled (the server would only log why it ignored them). */
+const PULL_HINT = byId("pull-hint").textContent;
+
 function updateButtons() {
   if (!state) return;
   byId("btn-load-more").disabled = state.hasMore === false || Boolean(state.loadingNextPage);
@@ -468,6 +509,10 @@ function updateButtons() {
   const refresh = byId("btn-refresh");
   refresh.disabled = Boolean(state.refreshing) || !pulls;
   refresh.title = pulls ? "" : `${config.preset} has no pull-to-refresh`;
+  // The hint says what this preset does at the top: no pull where there is no refresh to pull for.
+  const hint = byId("pull-hint");
+  const text = pulls ? PULL_HINT : `${config.preset} has no pull-to-refresh: scroll to the end to load more`;
+  if (hint.textContent !== text) hint.textContent = text;
   const topEdge = state.topEdge ?? null;
   byId("btn-load-previous").hidden = topEdge === null;
   byId("btn-load-previous").disabled = !topEdge?.hasPrevious || Boolean(topEdge?.loadingPreviousPage);
@@ -503,6 +548,12 @@ traceView.addEventListener("open", () => {
 traceView.addEventListener("fork", ({ detail: { trace, name, at, preset } }) => {
   const sample = sampleAt(trace, at);
   forking = { geometry: sample?.geometry ?? null, seq: sample?.seq ?? 0 };
+  // The fork continues in the recording's frame: its position means what it meant only at its containerSize.
+  const container = sample?.geometry?.containerSize;
+  if (container && Number.isFinite(container.width) && Number.isFinite(container.height)) {
+    const edge = 2 * FRAME_EDGE_PX;
+    frame.setSize(container.width + edge, axis === "horizontal" ? frame.size.h : container.height + edge, { exact: true });
+  }
   lastFork = { name, at, start: trace.start };
   connection.fork({ pieces: forkPieces(trace, at), fork: { parent: name, at }, config: preset ? { preset } : {} });
 });
@@ -574,6 +625,18 @@ inspector.addEventListener("inset", ({ detail: px }) => {
   setInset(px);
   saveClientSettings();
 });
+
+inspector.addEventListener("shortfall", ({ detail: px }) => {
+  setShortfall(px);
+  saveClientSettings();
+});
+
+/** The page stops `px` short of the content's end (the geometry's content is that much longer than it scrolls). */
+function setShortfall(px) {
+  reporter.endShortfall = px;
+  byId("end-shortfall").value = String(px);
+  reporter.wake();
+}
 
 function setInset(px) {
   reporter.setInsetTop(px);
@@ -719,14 +782,24 @@ function saveClientSettings() {
   writeStorage(CLIENT_KEY, {
     ...saved,
     inset: reporter.insetTop,
+    endShortfall: reporter.endShortfall || 0,
     frame: frame.fitsScreen ? { screen: true } : { w: frame.size.w, h: frame.size.h },
   });
 }
 
 window.addEventListener("pagehide", () => {
   const saved = readStorage(CLIENT_KEY) ?? {};
-  writeStorage(CLIENT_KEY, { ...saved, session: connection.sessionId, anchor: visibleAnchor() });
+  writeStorage(CLIENT_KEY, {
+    ...saved, session: connection.sessionId, anchor: visibleAnchor(),
+    // The timeline's offset curve (the server keeps no geometry outside a trace): ms before `savedAt`.
+    timeline: { savedAt: Date.now(), samples: timeline.samplesBefore(performance.now()) },
+  });
 });
+
+/** The page clock's time (performance.now()) of a wall-clock time (ms since 1970). */
+function pageTimeOf(wallMs) {
+  return performance.now() - (Date.now() - wallMs);
+}
 
 /** Restores what only the page knew (inset, frame) on every load of this tab. */
 function restoreClientSettings() {
@@ -734,6 +807,7 @@ function restoreClientSettings() {
   if (!saved) return;
   if (saved.frame?.screen === true) frame.fitScreen();
   else if (saved.frame && Number.isFinite(saved.frame.w) && Number.isFinite(saved.frame.h)) frame.setSize(saved.frame.w, saved.frame.h);
+  if (Number.isFinite(saved.endShortfall) && saved.endShortfall > 0) setShortfall(Math.min(5, saved.endShortfall));
   if (Number.isFinite(saved.inset) && saved.inset > 0) {
     byId("inset-top").value = String(saved.inset);
     setInset(saved.inset);
@@ -743,6 +817,9 @@ function restoreClientSettings() {
 function restoreAfterReload(session) {
   const saved = readStorage(CLIENT_KEY);
   restoring = saved && saved.session === session && saved.anchor ? saved.anchor : null;
+  if (saved?.session === session && Number.isFinite(saved.timeline?.savedAt)) {
+    timeline.restoreSamples(saved.timeline.samples, performance.now(), Date.now() - saved.timeline.savedAt);
+  }
   // The session's log from the server's ring, oldest first; what arrives live meanwhile is kept.
   fetch(`/api/events?session=${encodeURIComponent(session)}&limit=${HISTORY_LIMIT}`)
     .then((response) => (response.ok ? response.json() : { events: [] }))
@@ -751,6 +828,9 @@ function restoreAfterReload(session) {
       log.addHistory(history);
       const known = new Set(events.map((e) => e.seq));
       const older = history.filter((e) => !known.has(e.seq));
+      // The timeline's loads, refreshes and failures from before the reload, each at its own time.
+      timeline.addHistory(older.filter((e) => typeof e.name === "string" && Number.isFinite(Date.parse(e.time)))
+        .sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0)).map((e) => ({ name: e.name, t: pageTimeOf(Date.parse(e.time)) })));
       events.unshift(...older);
       events.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     })
@@ -777,6 +857,16 @@ function restorePosition(done) {
 }
 
 restoreClientSettings();
+
+// A link with settings that is not the one this tab's session was opened with opens a new session with
+// them (a reload of the same link resumes): the page then shows what the address bar says.
+if (connection.restored && linkQuery !== "") {
+  const opened = readStorage(LINK_KEY);
+  const same = opened?.session === connection.sessionId;
+  if (!(same && opened.link === linkQuery)) {
+    previousSession = { ...connection.leaveSession(), link: same ? opened.link : "", preset: same ? opened.preset : undefined };
+  }
+}
 
 // ---------- for people in the console, and for the browser tests ----------
 
@@ -812,7 +902,9 @@ window.playground = Object.freeze({
   /** The timeline's y (px) for an offset, as last drawn. */
   timelineY: (value) => timeline.yOf(value),
   failedSpans: () => timeline.failedSpans(),
+  timelineSamples: () => timeline.samples.length,
   laneMarks: () => lanes.visibleMarks(),
+  laneFirings: () => lanes.visibleFirings(),
   lanePresets: () => lanes.presets.slice(),
   timelineLabels: () => timeline.labels.slice(),
   /** Work done so far: geometry frames measured and timeline frames drawn (an idle page adds none). */

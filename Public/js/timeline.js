@@ -18,6 +18,7 @@ const LOG_KNEE_PX = 40; // offsets up to this are near-linear; beyond, each deca
 const LIVE_MS = 600; // after a sample, keep drawing every frame this long
 const IDLE_REDRAW_MS = 1000;
 const MIN_FRAME_MS = 33;
+const MAX_KEPT_SAMPLES = 2400; // what a reload keeps: 30 s of geometry at 60 Hz and then some
 
 /** The positive band's scale: log1p(v / knee), 0 at 0, monotonic, near-linear below the knee. */
 export function logScale(value) {
@@ -95,35 +96,44 @@ export class Timeline {
     this.invalidate();
   }
 
+  /**
+   * What the server's catalog says each event draws (`welcome.events[].plot`): the timeline keeps no list of
+   * event names.
+   */
+  setCatalog(events) {
+    const list = Array.isArray(events) ? events : [];
+    this.plots = new Map(list.filter((e) => e && typeof e.name === "string" && typeof e.plot === "string").map((e) => [e.name, e.plot]));
+  }
+
   /** A server event received at time `t`. */
   addEvent(name, t) {
-    switch (name) {
-      case "loadMoreStarted":
+    switch (this.plots?.get(name)) {
+      case "loadBegins":
         this.spans.push({ kind: "load", start: t, end: null });
         break;
-      case "loadMoreFinished":
-      case "loadMoreCancelled":
+      case "loadEnds":
         this.closeSpan("load", t);
         break;
-      case "loadMoreFailed":
+      case "loadFails":
         this.closeSpan("load", t, true);
         break;
-      case "refreshStarted":
+      case "refreshBegins":
         this.spans.push({ kind: "refresh", start: t, end: null });
         break;
-      case "refreshFinished":
+      case "refreshEnds":
         this.closeSpan("refresh", t);
         break;
-      case "refreshFailed":
+      case "refreshFails":
         this.closeSpan("refresh", t, true);
         break;
-      case "reachedBottom":
+      case "bottomReached":
         this.marks.push({ kind: "reached", t });
         break;
-      case "presetDisagreement":
+      case "presetsDisagree":
         this.marks.push({ kind: "disagree", t });
         break;
       default:
+        return; // drawn as nothing (an older server's catalog has no `plot`)
     }
     this.invalidate();
   }
@@ -142,6 +152,39 @@ export class Timeline {
         return;
       }
     }
+  }
+
+  /** The offset curve of the window, each sample's time as ms before `now` (kept over a reload). */
+  samplesBefore(now) {
+    return this.samples.filter((s) => s.t >= now - KEEP_MS).slice(-MAX_KEPT_SAMPLES)
+      .map(({ t, offset, contentLength, containerLength, insetEnd }) => ({ ago: now - t, offset, contentLength, containerLength, insetEnd }));
+  }
+
+  /** Samples from `samplesBefore`, `shift` ms older (the time the page was away), before any received since. */
+  restoreSamples(saved, now, shift) {
+    const number = (v) => (Number.isFinite(v) ? v : 0);
+    const restored = (Array.isArray(saved) ? saved : []).filter((s) => s && Number.isFinite(s.ago)).map((s) => ({
+      t: now - shift - s.ago, offset: number(s.offset), contentLength: number(s.contentLength),
+      containerLength: number(s.containerLength), insetEnd: number(s.insetEnd),
+    })).filter((s) => s.t >= now - KEEP_MS);
+    const first = this.samples[0]?.t ?? Infinity;
+    this.samples = [...restored.filter((s) => s.t < first), ...this.samples];
+    this.invalidate();
+  }
+
+  /**
+   * The session's events from before this page (a reload: `/api/events`), each at its own time: the spans,
+   * failures and marks they make, placed before those of the events received since.
+   */
+  addHistory(records) {
+    const live = { spans: this.spans, marks: this.marks };
+    this.spans = [];
+    this.marks = [];
+    for (const { name, t } of records) this.addEvent(name, t);
+    // A span still open in the history ended while the page was away, or is closed by a live event.
+    this.spans = [...this.spans, ...live.spans];
+    this.marks = [...this.marks, ...live.marks];
+    this.invalidate();
   }
 
   /** Failed spans in the window, for tests: [{kind, start, end}]. */

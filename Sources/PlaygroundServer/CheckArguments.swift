@@ -18,7 +18,10 @@ struct CheckArguments: Sendable {
                 in: 0...Int(Int32.max)),
             .integer("scenarios", help: "scenarios per preset, at most", \.command.scenarios, in: 1...1_000_000),
             .choice("preset", help: "check only this preset", \.command.preset),
-            .text("out", "DIR", help: "where the minimal traces go", \.command.outDirectory),
+            .text(
+                "out", "DIR",
+                help: "where the minimal traces go (logs/check-traces under the current folder by default)",
+                \.command.outDirectory),
             Option(
                 "gestures", "DIR",
                 help: "the hands of the traces in DIR join the random scenarios (and are shrunk like them)",

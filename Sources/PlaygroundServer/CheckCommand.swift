@@ -18,7 +18,7 @@ public struct CheckCommand: Sendable {
     public var seed = 1
     public var scenarios = 300
     public var preset: Preset?
-    public var outDirectory = "check-traces"
+    public var outDirectory = "logs/check-traces"
     public var format = CheckFormat.text
     public var threads: Int?
     /// How the simulated page scrolls (`--set physics=`).

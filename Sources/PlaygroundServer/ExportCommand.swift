@@ -33,8 +33,12 @@ public struct ExportCommand: Sendable {
         defaults.preset = config.preset
         let base = defaults.json
         let mine = config.json
+        // A setting that is not a flag (compare mode) is a view of one page, not something tuned: no export
+        // writes it.
         return ScrollConfig.settings.compactMap { setting in
-            guard setting.name != "preset", let value = mine[setting.name], value != base[setting.name] else {
+            guard setting.name != "preset", setting.notAFlag == nil, let value = mine[setting.name],
+                value != base[setting.name]
+            else {
                 return nil
             }
             return (setting, value.string ?? value.jsonString)
@@ -50,16 +54,11 @@ public struct ExportCommand: Sendable {
         }
     }
 
-    /// The command line, then one shell comment per setting that is not a flag, with the reason.
+    /// The command line.
     var flags: String {
-        let command =
-            (["scroll-playground", "--preset", config.preset.rawValue]
-            + changed.filter { $0.setting.notAFlag == nil }.flatMap { ["--\($0.setting.flag)", $0.text] })
+        (["scroll-playground", "--preset", config.preset.rawValue]
+            + changed.flatMap { ["--\($0.setting.flag)", $0.text] })
             .joined(separator: " ")
-        let leftOut = changed.compactMap { setting, text in
-            setting.notAFlag.map { "# \(setting.name)=\(text) is not a flag: \($0)" }
-        }
-        return ([command] + leftOut).joined(separator: "\n")
     }
 
     var link: String {
@@ -213,7 +212,7 @@ extension PlaygroundCommand {
             "",
             "Prints what you tuned: the Swift for your app (ScrollRules, docs/swiftui.md), the flags that serve",
             "it, or a link to the page. Only the settings that differ from the preset's defaults are written;",
-            "one that is not a flag of serve (compare) follows the flags as a comment that says why.",
+            "compare mode, a view of one page rather than something tuned, is written by none of them.",
             "",
         ] + ExportArguments.parser.helpLines()).joined(separator: "\n")
     }

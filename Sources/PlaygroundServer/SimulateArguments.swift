@@ -96,7 +96,12 @@ struct SimulateArguments: Sendable {
         do {
             try arguments.command.simulation.apply(key: key, text: text)
         } catch {
-            throw .rejected(option: option, reason: error.description, text: text)
+            // `--gesture fly`: the option names the key already, and the value is named once, at the end.
+            var reason = error.description
+            if case .badValue(let named, let why) = error, named == option { reason = why }
+            reason = reason.replacing(", not '\(text)'", with: "")
+                .replacing(" '\(text)'", with: "")
+            throw .rejected(option: option, reason: reason, text: text)
         }
     }
 }

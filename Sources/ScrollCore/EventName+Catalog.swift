@@ -6,12 +6,35 @@ public struct EventCatalogEntry: Equatable, Sendable {
     public var meaning: String
     /// Something went wrong (a failure, a refusal, a drift): the page marks its row.
     public var failure: Bool
+    /// What the page's timeline draws for it, if anything.
+    public var plot: EventPlot?
 
-    init(_ category: EventCategory, _ meaning: String, failure: Bool = false) {
+    init(_ category: EventCategory, _ meaning: String, failure: Bool = false, plot: EventPlot? = nil) {
         self.category = category
         self.meaning = meaning
         self.failure = failure
+        self.plot = plot
     }
+}
+
+/// What the page's timeline draws for an event (`welcome.events[].plot`): the page keeps no list of names.
+public enum EventPlot: String, Equatable, Sendable, CaseIterable {
+    /// A page load's span begins.
+    case loadBegins
+    /// The page load's span ends.
+    case loadEnds
+    /// The page load's span ends, failed.
+    case loadFails
+    /// A refresh's span begins.
+    case refreshBegins
+    /// The refresh's span ends.
+    case refreshEnds
+    /// The refresh's span ends, failed.
+    case refreshFails
+    /// A mark where the bottom rule became true.
+    case bottomReached
+    /// A mark where compare mode's presets disagree.
+    case presetsDisagree
 }
 
 extension EventName {
@@ -30,28 +53,33 @@ extension EventName {
         case .sessionReset: .init(.session, "A reset put the feed back to its first page.")
         case .configChanged: .init(.session, "Settings changed.")
         case .offsetChanged: .init(.session, "offsetObserving published a new content origin (at most 10 a second).")
-        case .presetDisagreement: .init(.session, "Compare mode: presets disagree on the same geometry.")
-        case .reachedBottom: .init(.load, "The preset's bottom rule became true.")
+        case .presetDisagreement:
+            .init(.session, "Compare mode: presets disagree on the same geometry.", plot: .presetsDisagree)
+        case .presetsFired: .init(.session, "Compare mode: the presets whose load or refresh rule fired on a geometry.")
+        case .reachedBottom: .init(.load, "The preset's bottom rule became true.", plot: .bottomReached)
         case .leftBottom: .init(.load, "The preset's bottom rule became false.")
-        case .loadMoreStarted: .init(.load, "A page load began.")
-        case .loadMoreFinished: .init(.load, "A page landed.")
-        case .loadMoreFailed: .init(.load, "A page load failed; items are unchanged.", failure: true)
+        case .loadMoreStarted: .init(.load, "A page load began.", plot: .loadBegins)
+        case .loadMoreFinished: .init(.load, "A page landed.", plot: .loadEnds)
+        case .loadMoreFailed:
+            .init(.load, "A page load failed; items are unchanged.", failure: true, plot: .loadFails)
         case .loadMoreRetryScheduled: .init(.load, "The retry policy scheduled an automatic retry of the failed page.")
         case .loadMoreRetryStarted: .init(.load, "A load of a page that failed before began, whatever started it.")
         case .loadMoreRetryCancelled: .init(.load, "A scheduled retry of the failed page was abandoned.")
         case .loadMoreGaveUp:
             .init(.load, "The retry policy used up its retries: only a person loads the page again.", failure: true)
-        case .loadMoreCancelled: .init(.load, "A page load was abandoned (a refresh started, or a reset).")
+        case .loadMoreCancelled:
+            .init(.load, "A page load was abandoned (a refresh started, or a reset).", plot: .loadEnds)
         case .loadMoreSuppressed: .init(.load, "A load trigger arrived while a load could not start.")
         case .feedExhausted: .init(.load, "A load trigger after the feed's end: nothing more to load (once).")
         case .loadMoreIgnored: .init(.load, "A manual Load more after the feed's end.")
         case .pullStarted: .init(.refresh, "The content began to be pulled past its top.")
         case .refreshEligible:
             .init(.refresh, "The pull reached the point where a release (or the pull itself) refreshes.")
-        case .refreshStarted: .init(.refresh, "A refresh began.")
+        case .refreshStarted: .init(.refresh, "A refresh began.", plot: .refreshBegins)
         case .refreshIgnored: .init(.refresh, "A manual Refresh while one is in flight.")
-        case .refreshFinished: .init(.refresh, "A refresh landed.")
-        case .refreshFailed: .init(.refresh, "A refresh failed; items are unchanged.", failure: true)
+        case .refreshFinished: .init(.refresh, "A refresh landed.", plot: .refreshEnds)
+        case .refreshFailed:
+            .init(.refresh, "A refresh failed; items are unchanged.", failure: true, plot: .refreshFails)
         case .scrollToTop: .init(.refresh, "The server told the page to scroll to the top.")
         case .reachedTop: .init(.topEdge, "A two-way feed's top rule became true.")
         case .leftTop: .init(.topEdge, "A two-way feed's top rule became false.")

@@ -45,7 +45,7 @@ extension ScrollConfig {
                 name: "compare", kind: .toggle, defaultValue: .toggle(false),
                 meaning: "run every geometry through every preset and log disagreements"),
             .page,
-            notAFlag: "compare mode is a view of one page, not a server default (the link keeps it)",
+            notAFlag: "compare mode is a view of one page, not a server default or a tuning: no export writes it",
             read: { .toggle($0.compare) },
             write: { config, value in
                 if case .toggle(let on) = value { config.compare = on }

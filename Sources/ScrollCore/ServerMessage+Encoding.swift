@@ -87,6 +87,10 @@ extension ServerMessage {
             writer.string(entry.meaning)
             writer.key("failure")
             writer.bool(entry.failure)
+            if let plot = entry.plot {
+                writer.key("plot")
+                writer.string(plot.rawValue)
+            }
             writer.endObject()
         }
         writer.endArray()

@@ -411,6 +411,8 @@ public enum EventName: String, Equatable, Hashable, Sendable, CaseIterable {
     case offsetChanged
     /// Compare mode: presets disagree on the same geometry.
     case presetDisagreement
+    /// Compare mode: the presets whose load or refresh rule fired on a geometry.
+    case presetsFired
     /// A message was refused.
     case protocolError
     /// A session held for resume was dropped to make room: for a new one (`--max-sessions`), or to stay within

@@ -5,6 +5,7 @@ extension SessionState {
     mutating func compare(_ report: GeometryReport, into effects: inout [SessionEffect]) {
         var bottoms: [Preset: Bool] = [:]
         var fired: [Preset: Bool] = [:]
+        var loads: [Preset] = []
         for preset in Preset.allCases where preset.isCompared && (preset.detectsBottom || preset.detectsPull) {
             var shadow = shadows[preset] ?? ShadowRules()
             // Each preset with its own defaults: `refreshOffsetObservable` pulls to 100 unless the session set a threshold.
@@ -12,7 +13,10 @@ extension SessionState {
             settings.preset = preset
             let verdict = preset.evaluate(
                 report.geometry, phase: report.phase, config: settings, refreshing: false, memory: &shadow.memory)
-            if preset.detectsBottom { bottoms[preset] = verdict.reachedBottom }
+            if preset.detectsBottom {
+                bottoms[preset] = verdict.reachedBottom
+                if verdict.loadFires { loads.append(preset) }
+            }
             if preset.detectsPull {
                 fired[preset] = verdict.refreshFires && !shadow.firing
                 shadow.firing = verdict.refreshFires
@@ -31,6 +35,18 @@ extension SessionState {
         }
         if fired.values.contains(true), fired.values.contains(false) {
             effects.append(.log(disagreement("refresh", fired, geometrySeq: report.seq)))
+        }
+        // Every firing, agreed or not, so the page's lanes draw each preset's loads and refreshes.
+        let refreshes = fired.filter(\.value).keys.sorted(by: Self.presetOrder)
+        if !loads.isEmpty || !refreshes.isEmpty {
+            effects.append(
+                .log(
+                    LogEntry(
+                        .presetsFired, geometrySeq: report.seq,
+                        [
+                            "load": .array(loads.sorted(by: Self.presetOrder).map { .string($0.rawValue) }),
+                            "refresh": .array(refreshes.map { .string($0.rawValue) }),
+                        ])))
         }
     }
 

@@ -87,9 +87,13 @@ public enum HandTrial {
         } catch {
             return .failure(ProtocolError(.badMessage, error.description, field: error.field))
         }
+        // Only what the request changed: the preset is named on its own, and the defaults that follow it
+        // (`pullThreshold`, `retryPolicy`) are the preset's, not a change to report.
         var changed: [String: JSONValue] = [:]
         let recordedSettings = hand.config.json.object ?? [:]
-        for (key, value) in simulation.config.json.object ?? [:] where recordedSettings[key] != value {
+        let named = Set(fields.keys).subtracting(["preset"])
+        for (key, value) in simulation.config.json.object ?? [:]
+        where named.contains(key) && recordedSettings[key] != value {
             changed[key] = value
         }
         let run = simulation.run(hand: hand, record: true, stop: stop)

@@ -236,14 +236,17 @@ public struct FeedController: Equatable, Sendable {
     private mutating func apply(_ new: FeedSettings, _ turn: inout Turn) {
         let before = settings
         settings = new
+        var bottomFires = false
         if new.preset != before.preset || new.axis != before.axis {
-            // The new rules start from the current position without firing on it.
+            // The new rules start from the current position; a bottom rule that holds there fires (through the
+            // usual gates), as on arriving there, rather than leave the feed still until the view moves.
             memory = RuleMemory()
             if let geometry = lastGeometry {
                 let verdict = new.preset.evaluate(
                     geometry, phase: lastPhase, settings: new, refreshing: isRefreshing, memory: &memory)
                 reachedBottom = verdict.reachedBottom
                 memory.pull = PullState()
+                bottomFires = verdict.loadFires
             }
         }
         reopenExhaustedEdges()
@@ -260,6 +263,8 @@ public struct FeedController: Equatable, Sendable {
                 loads[edge] = .failed(failure)
             }
         }
+        // After the failures are settled, so the new policy's gates decide about it.
+        if bottomFires { ruleFired(.bottom, &turn) }
     }
 
     private mutating func reset(

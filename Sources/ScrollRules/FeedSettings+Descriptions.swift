@@ -25,7 +25,7 @@ extension FeedSettings {
             meaning: "how close to the start counts as the top (a two-way feed loads the previous page there)"),
         .integer(
             "retryBaseMs", \.retryBaseMs, 0...600_000, unit: "ms",
-            meaning: "backoff: the first retry's delay, doubled per retry"),
+            meaning: "backoff: the first retry's delay, doubled per retry; each waits half to all of it (jittered)"),
         .integer(
             "retryMaxMs", \.retryMaxMs, 0...600_000, unit: "ms", meaning: "backoff: the longest delay between retries"),
         .integer(

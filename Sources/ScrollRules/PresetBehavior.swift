@@ -97,12 +97,12 @@ extension Preset {
                 suppressesLoadWhileRefreshing: true, rearmsBottomWhenItemsLand: true, defaultRetryPolicy: .backoff,
                 loadsPrevious: true, refreshYieldsToPrevious: true)
         case .chat:
-            // `chat`'s bottom rule is `playground`'s: compare mode would only repeat it. A manual refresh
-            // (not offered by the page) still draws the spinner the session's state describes.
+            // A manual refresh (not offered by the page) still draws the spinner the session's state describes.
+            // Compared like the others: `replay --compare` has its column, so the page has its lane.
             PresetBehavior(
                 indicator: .spinner, suppressesLoadWhileRefreshing: true, rearmsBottomWhenItemsLand: true,
                 defaultRetryPolicy: .backoff, loadsPrevious: true, opensAtBottom: true,
-                defaultNewMessageEveryMs: 5000, compared: false)
+                defaultNewMessageEveryMs: 5000)
         }
     }
 }

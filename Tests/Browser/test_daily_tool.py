@@ -121,11 +121,11 @@ def test_4_compare_checkbox_has_its_size_and_focus_is_visible(start_server, open
     server = start_server(preset="playground")
     page, _ = open_page(server)
     wait_items(page, 30)
-    box = page.locator("#controls input[name=compare]").bounding_box()
+    box = page.locator("#presets-compare input[name=compare]").bounding_box()
     assert box is not None and box["width"] >= 13 and box["height"] >= 13, box
     page.keyboard.press("Tab")  # keyboard modality: programmatic focus now shows :focus-visible
     outline = "(e) => { const s = getComputedStyle(e); return s.outlineStyle === 'none' ? 0 : parseFloat(s.outlineWidth); }"
-    for selector in ["#presets input[value=playground]", "#controls input[name=compare]", "#btn-refresh",
+    for selector in ["#presets input[value=playground]", "#presets-compare input[name=compare]", "#btn-refresh",
                      "#frame-size", "#log-text", "#frame-handle", "#feed", ".tab[data-tab=feed]"]:
         element = page.locator(selector)
         if not element.is_visible():
@@ -316,7 +316,7 @@ def test_compare_lanes_show_each_presets_decision(start_server, open_page):
     page, _ = open_page(server)
     wait_items(page, 30)
     expect(page.locator("#lanes")).to_be_hidden()
-    page.locator("#controls input[name=compare]").check()
+    page.locator("#presets-compare input[name=compare]").check()
     wait_event(page, "configChanged")
     expect(page.locator("#lanes")).to_be_visible()
     page.locator("#feed").evaluate("(f) => { f.scrollTop = f.scrollHeight - f.clientHeight - 30; }")

@@ -85,33 +85,22 @@ def test_the_panel_on_a_phone(start_server, open_page):
     assert probe.problems() == [], "\n".join(probe.problems())
 
 
-def test_compare_mode_exports_what_the_server_takes(start_server, open_page):
-    """Compare mode is not a flag: the flags leave it out with the reason, the link keeps it and opens with it."""
+def test_compare_mode_is_left_out_of_every_export(start_server, open_page):
+    """Compare mode is how you look at one session, not a tuning: no export writes it (issue 40 §3)."""
     server = start_server(preset="playground")
     page, probe = open_page(server)
     wait_items(page, 30)
-    page.locator("#controls input[name=compare]").check()
+    page.locator("#presets-compare input[name=compare]").check()
     wait_event(page, "configChanged")
     set_field(page, "loadLatencyMs", "300")
     wait_event(page, "configChanged", 2)
     flags = page.locator("#export-flags")
     expect(flags).to_contain_text("--load-latency-ms 300")
-    expect(flags).to_contain_text("# compare=true is not a flag")
-    command = flags.text_content().split("\n")[0]
-    assert "--compare" not in command
-    swift = page.locator("#export-swift")
-    expect(swift).to_contain_text("compare=true")
-    assert "synthetic feed" not in next(line for line in swift.text_content().split("\n") if "compare=true" in line)
-    link = page.locator("#export-url").text_content()
-    assert "compare=true" in link
-    other, other_probe = open_page(server, query=link[len(server.url):])
-    config = other.evaluate("window.playground.config")
-    assert config["compare"] is True
-    assert config["loadLatencyMs"] == 300
-    expect(other.locator("#controls input[name=compare]")).to_be_checked()
-    expect(other.locator("#link-notice")).to_be_hidden()
+    expect(page.locator("#export-swift")).to_contain_text("loadLatencyMs=300")
+    expect(page.locator("#export-url")).to_contain_text("loadLatencyMs=300")
+    for format in ("swift", "flags", "url"):
+        assert "compare" not in page.locator(f"#export-{format}").text_content(), format
     assert probe.problems() == [], "\n".join(probe.problems())
-    assert other_probe.problems() == [], "\n".join(other_probe.problems())
 
 
 def test_the_settings_form_is_the_servers_description(start_server, open_page):
@@ -135,7 +124,8 @@ def test_the_settings_form_is_the_servers_description(start_server, open_page):
     for setting in settings:
         if setting["name"] == "preset":
             continue
-        field = page.locator(f"#controls [name={setting['name']}]")
+        # Compare mode's switch sits with the presets, still one of the form's fields (form=controls).
+        field = page.locator(f"#controls [name={setting['name']}], #presets-compare [name={setting['name']}]")
         expect(field).to_have_count(1)
         if setting["kind"] in ("number", "integer"):
             assert field.get_attribute("min") == str(setting["min"]).removesuffix(".0")

@@ -44,17 +44,25 @@ def test_a_recorded_hand_under_other_settings_beside_the_recorded_one(start_serv
     with page.expect_download() as download:
         page.click("#hand-export")
     settings = json.loads(open(download.value.path(), encoding="utf-8").read())
-    # The recording was made under refreshableLegacy; the export names it with the changed settings.
-    assert settings == {"preset": "refreshableLegacy", "bottomThreshold": 0, "loadLatencyMs": 600}, settings
+    # The recording was made under refreshableLegacy; the export names it with the changed settings and the
+    # recording's own (issue 40 §7: the same settings as the Swift).
+    assert settings["preset"] == "refreshableLegacy" and settings["bottomThreshold"] == 0, settings
+    assert settings.get("loadLatencyMs", 600) == 600 and len(settings) > 2, settings
     # And as the app takes them: the rules' setting in Swift; the synthetic feed's latency is no rule.
     with page.expect_download() as download:
         page.click("#hand-export-swift")
     swift = open(download.value.path(), encoding="utf-8").read()
     assert "FeedSettings(preset: .refreshableLegacy)" in swift and "settings.bottomThreshold = 0" in swift, swift
     assert "settings.loadLatencyMs" not in swift, swift
+    for key, value in settings.items():
+        if key != "preset":
+            assert f"settings.{key} = " in swift or f"{key}={value}" in swift, (key, swift)
     # Another preset; and a setting the server does not know is refused in one line.
-    simulate(page, "", "refreshable")
-    expect(page.locator("#hand-summary")).to_contain_text("refreshable")
+    simulate(page, "", "refreshOffsetObservable")
+    # Only what differs from the recording: not the preset's own defaults, and quoted one way.
+    expect(page.locator("#hand-summary")).to_contain_text("refreshOffsetObservable: ")
+    assert "pullThreshold" not in page.locator("#hand-summary").text_content()
+    assert '"' not in page.locator("#hand-summary").text_content()
     simulate(page, "nope=1")
     expect(page.locator("#hand-status")).to_contain_text('unknown setting "nope"')
     simulate(page, "bottomThreshold=500")

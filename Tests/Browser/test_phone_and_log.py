@@ -245,7 +245,7 @@ def test_compare_lanes_are_drawn_only_for_compared_presets(start_server, open_pa
     server = start_server(preset="playground")
     page, _ = open_page(server)
     wait_items(page, 30)
-    page.locator("#controls input[name=compare]").check()
+    page.locator("#presets-compare input[name=compare]").check()
     wait_event(page, "configChanged")
     expect(page.locator("#lanes")).to_be_visible()
     presets = page.evaluate("window.playground.presets")

@@ -297,7 +297,7 @@ def test_compare_mode_marks_disagreements(start_server, open_page):
     server = start_server(preset="playground")
     page, _ = open_page(server)
     wait_items(page, 30)
-    page.locator("#controls input[name=compare]").check()
+    page.locator("#presets-compare input[name=compare]").check()
     wait_event(page, "configChanged")
     # 30 px above the bottom: within playground's 50 px threshold, not at customScrollView's exact bottom.
     page.locator("#feed").evaluate("(f) => { f.scrollTop = f.scrollHeight - f.clientHeight - 30; }")

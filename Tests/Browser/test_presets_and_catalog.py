@@ -83,6 +83,33 @@ def test_no_preset_name_decides_anything_in_the_page():
     assert found == []
 
 
+def test_the_timeline_names_no_event_kind():
+    """Issue 41 (asked in issue 40's brief): the timeline draws what `welcome.events[].plot` says."""
+    names = swift_cases("Sources/ScrollCore/ServerMessage.swift", "EventName")
+    text = (REPO / "Public" / "js" / "timeline.js").read_text(encoding="utf-8")
+    found = [name for name in names if re.search(rf"""["']{name}["']""", text)]
+    assert found == []
+
+
+def test_the_timeline_draws_spans_from_the_catalog(start_server, open_page):
+    server = start_server(preset="playground")
+    page, probe = open_page(server)
+    wait_items(page, 30)
+    plots = {e["name"]: e.get("plot") for e in page.evaluate(
+        """async () => {
+            const ws = new WebSocket(location.origin.replace("http", "ws") + "/ws", "scroll-playground.v1");
+            await new Promise((resolve) => ws.addEventListener("open", resolve));
+            const welcome = new Promise((resolve) => ws.addEventListener("message", (e) => resolve(JSON.parse(e.data))));
+            ws.send(JSON.stringify({ type: "hello", version: 1 }));
+            const msg = await welcome;
+            ws.close();
+            return msg.events;
+        }""")}
+    assert plots["loadMoreStarted"] == "loadBegins" and plots["loadMoreFailed"] == "loadFails"
+    assert plots["sessionOpened"] is None
+    assert probe.problems() == []
+
+
 @BOTH_PHYSICS
 def test_switching_to_a_preset_that_opens_at_the_bottom_resets_the_feed_to_its_newest_items(start_server, open_page):
     server = start_server(preset="playground", new_message_every_ms=0)

@@ -58,7 +58,16 @@ struct ExportAcceptedTests {
         return (preset, config)
     }
 
-    static let pageSettings = ScrollConfig.settings.filter { $0.name != "preset" }
+    /// The settings an export writes: all but the preset (its own argument) and compare mode (a view).
+    static let pageSettings = ScrollConfig.settings.filter { $0.name != "preset" && $0.name != "compare" }
+
+    @Test func compareModeIsWrittenByNoFormat() throws {
+        for format in ["swift", "flags", "url"] {
+            let output = try Self.export(["--format", format, "--set", "compare=true", "--set", "bottomThreshold=80"])
+            #expect(!output.contains("compare"), "\(format): \(output)")
+            #expect(output.contains("80"), "\(format): \(output)")
+        }
+    }
 
     @Test func everySettingHasAValueToExport() {
         for setting in Self.pageSettings {

@@ -33,6 +33,28 @@ struct HandTrialTests {
         #expect(other["settings"] == ["bottomThreshold": 0, "loadLatencyMs": 600])
     }
 
+    /// Another preset reports only what the request changed, not the preset's own defaults; the export and the
+    /// Swift carry the same settings, the recording's latencies included (issue 40 §7).
+    @Test func anotherPresetReportsOnlyWhatChangedAndBothExportsAgree() throws {
+        let result = try Self.run(
+            #"{"type":"tryHand","preset":"refreshOffsetObservable","settings":{"bottomThreshold":10}}"#
+        ).get()
+        #expect(result["preset"] == "refreshOffsetObservable")
+        #expect(result["settings"] == ["bottomThreshold": 10])
+        let export = try #require(result["export"]?.object)
+        let swift = try #require(result["swift"]?.string)
+        #expect(export["preset"] == "refreshOffsetObservable")
+        #expect(export["bottomThreshold"] == 10)
+        #expect(export["pullThreshold"] == nil, "the preset's own default")
+        #expect(export.count > 2, "the recording's own settings: \(export)")
+        for (name, value) in export where name != "preset" {
+            let text = value.string ?? value.jsonString
+            #expect(
+                swift.contains("settings.\(name) = ") || swift.contains("\(name)=\(text)"),
+                "\(name) is not in the Swift: \(swift)")
+        }
+    }
+
     @Test(arguments: [
         (#"[1]"#, "tryHand must be a JSON object"),
         (#"{"type":"tryHand","preset":7}"#, #"field "preset" must be a string"#),

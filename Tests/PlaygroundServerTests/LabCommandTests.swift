@@ -28,6 +28,35 @@ struct LabCommandTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 
+    /// A refused value is named once, and the option once (issue 40 §9).
+    @Test(arguments: [
+        (
+            ["simulate", "--gesture", "fling"],
+            "--gesture: unknown gesture (one of read, skim, toEnd, pullRefresh), not 'fling'"
+        ),
+        (["simulate", "--set", "seconds=x"], "--set: seconds: must be a number in 0.1…3600, not 'x'"),
+    ])
+    func aRefusedValueIsNamedOnce(arguments: [String], message: String) throws {
+        let result = try runToCompletion(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    /// Without `--out`, the minimal traces go under `logs/` of the folder it runs in (git ignores a
+    /// checkout's), never into the folder itself, and the report names them there (issue 40 §9).
+    @Test func checkWritesItsTracesUnderLogsByDefault() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try runToCompletion(
+            ["check", "--preset", "customScrollView", "--scenarios", "20", "--seconds", "60"],
+            in: URL(fileURLWithPath: directory), timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("logs/check-traces/customScrollView-"), "\(result.stdout)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: directory + "/logs/check-traces")
+        #expect(!written.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["logs"])
+    }
+
     /// `--gesture trace:FILE` starts from the recording's settings and `--set` changes them, wherever it stands.
     @Test func aRecordingsHandRunsUnderTheSettingsGiven() throws {
         let trace = ServerProcess.packageRoot.appendingPathComponent("Examples/traces/ios-lazy-estimate-prefetch.jsonl")

@@ -14,6 +14,15 @@ struct CompareModeTests {
                 ]))
     }
 
+    static func fired(load: [Preset] = [], refresh: [Preset] = [], seq: Int) -> LogEntry {
+        LogEntry(
+            .presetsFired, geometrySeq: seq,
+            [
+                "load": .array(load.map { .string($0.rawValue) }),
+                "refresh": .array(refresh.map { .string($0.rawValue) }),
+            ])
+    }
+
     /// 30 px from the end: within every threshold, but not at `customScrollView`'s exact bottom.
     @Test func customScrollViewAndRefreshableDisagreeAboutTheBottom() {
         var h = Harness(["preset": "customScrollView", "compare": true])
@@ -21,8 +30,9 @@ struct CompareModeTests {
         #expect(
             h.scroll(y: 1170) == [
                 Self.disagreement(
-                    "reachedBottom", yes: [.refreshableLegacy, .refreshable, .playground], no: [.customScrollView],
-                    seq: 1),
+                    "reachedBottom", yes: [.refreshableLegacy, .refreshable, .playground, .chat],
+                    no: [.customScrollView], seq: 1),
+                .log(Self.fired(load: [.refreshableLegacy, .refreshable, .playground, .chat], seq: 1)),
                 .send(.state(opened.with { $0.ack = 1 })),
             ])
         // The shadows start no load and change no state.
@@ -33,18 +43,20 @@ struct CompareModeTests {
     @Test func aDisagreementIsLoggedOnceUntilItChanges() {
         var h = Harness(["preset": "customScrollView", "compare": true])
         h.scroll(y: 1170)
-        #expect(h.scroll(y: 1175).names == [])
+        // Only the level-triggered `refreshableLegacy` fires again.
+        #expect(h.scroll(y: 1175).logs == [Self.fired(load: [.refreshableLegacy], seq: 2)])
         // All at the bottom: they agree, and the primary preset does its job.
-        #expect(h.scroll(y: 1200).names == [.reachedBottom, .loadMoreStarted])
+        #expect(h.scroll(y: 1200).names == [.reachedBottom, .loadMoreStarted, .presetsFired])
         #expect(
             h.scroll(y: 1170).logs == [
                 LogEntry(.leftBottom, geometrySeq: 4, ["distanceToBottom": 30]),
                 LogEntry(
                     .presetDisagreement, geometrySeq: 4,
                     [
-                        "about": "reachedBottom", "yes": ["refreshableLegacy", "refreshable", "playground"],
+                        "about": "reachedBottom", "yes": ["refreshableLegacy", "refreshable", "playground", "chat"],
                         "no": ["customScrollView"],
                     ]),
+                Self.fired(load: [.refreshableLegacy], seq: 4),
             ])
         // 49.8 px from the end: only the slack lets `playground` count it as the bottom.
         #expect(
@@ -52,7 +64,7 @@ struct CompareModeTests {
                 LogEntry(
                     .presetDisagreement, geometrySeq: 5,
                     [
-                        "about": "reachedBottom", "yes": ["playground"],
+                        "about": "reachedBottom", "yes": ["playground", "chat"],
                         "no": ["customScrollView", "refreshableLegacy", "refreshable"],
                     ])
             ])
@@ -67,6 +79,7 @@ struct CompareModeTests {
                 Self.disagreement(
                     "refresh", yes: [.refreshOffsetObservable], no: [.refreshableLegacy, .refreshable, .playground],
                     seq: 1),
+                .log(Self.fired(refresh: [.refreshOffsetObservable], seq: 1)),
                 .send(.state(opened.with { $0.ack = 1 })),
             ])
         // On release the others fire; `refreshOffsetObservable` already did.
@@ -77,7 +90,8 @@ struct CompareModeTests {
                     [
                         "about": "refresh", "yes": ["refreshableLegacy", "refreshable", "playground"],
                         "no": ["refreshOffsetObservable"],
-                    ])
+                    ]),
+                Self.fired(refresh: [.refreshableLegacy, .refreshable, .playground], seq: 2),
             ])
         #expect(!h.session.controller.refresh.isInFlight)
     }
@@ -94,13 +108,14 @@ struct CompareModeTests {
                     [
                         "about": "refresh", "yes": ["refreshableLegacy", "refreshable", "playground"],
                         "no": ["refreshOffsetObservable"],
-                    ])
+                    ]),
+                Self.fired(refresh: [.refreshableLegacy, .refreshable, .playground], seq: 2),
             ])
         // The other way round, under `refreshOffsetObservable` as the primary preset.
         var primary = Harness(["preset": "refreshOffsetObservable", "compare": true])
         primary.scroll(y: -80, phase: .interacting)
         #expect(
-            primary.scroll(y: -80, phase: .idle).logs.last?.data["yes"] == [
+            primary.scroll(y: -80, phase: .idle).logs.first { $0.name == .presetDisagreement }?.data["yes"] == [
                 "refreshableLegacy", "refreshable", "playground",
             ])
         // An explicit threshold applies to all of them.
@@ -112,8 +127,20 @@ struct CompareModeTests {
                     [
                         "about": "refresh", "yes": ["refreshOffsetObservable"],
                         "no": ["refreshableLegacy", "refreshable", "playground"],
-                    ])
+                    ]),
+                Self.fired(refresh: [.refreshOffsetObservable], seq: 1),
             ])
+    }
+
+    /// Where every preset agrees there is no disagreement, but each firing is still logged for the lanes.
+    @Test func everyFiringIsLoggedWhenThePresetsAgree() {
+        var h = Harness(["preset": "playground", "compare": true])
+        let logs = h.scroll(y: 1200).logs
+        #expect(!logs.contains { $0.name == .presetDisagreement })
+        #expect(
+            logs.last
+                == Self.fired(
+                    load: [.customScrollView, .refreshableLegacy, .refreshable, .playground, .chat], seq: 1))
     }
 
     @Test func withoutCompareNothingIsLogged() {
@@ -128,10 +155,10 @@ struct CompareModeTests {
         var h = Harness(["preset": "customScrollView"])
         h.scroll(y: 1170)
         h.send(.configReceived(["compare": true]))
-        #expect(h.scroll(y: 1170).names == [.presetDisagreement])
+        #expect(h.scroll(y: 1170).names == [.presetDisagreement, .presetsFired])
         // Off and on again: the same disagreement is news again.
         h.send(.configReceived(["compare": false]))
         h.send(.configReceived(["compare": true]))
-        #expect(h.scroll(y: 1170).names == [.presetDisagreement])
+        #expect(h.scroll(y: 1170).names == [.presetDisagreement, .presetsFired])
     }
 }

@@ -6,6 +6,19 @@ import Testing
 /// The event catalog is the one list of event kinds (issue 21 §2): docs/protocol.md's event table
 /// lists exactly its names, each once, a row never mixing categories; `welcome.events` serves it.
 struct EventCatalogTests {
+    /// What the page's timeline draws, served with the catalog (`welcome.events[].plot`): spans of loads and
+    /// refreshes, where each fails, and the marks.
+    @Test func theTimelinesPlotsComeWithTheCatalog() {
+        var plotted: [EventName: EventPlot] = [:]
+        for name in EventName.allCases { plotted[name] = name.catalogEntry.plot }
+        #expect(
+            plotted == [
+                .loadMoreStarted: .loadBegins, .loadMoreFinished: .loadEnds, .loadMoreCancelled: .loadEnds,
+                .loadMoreFailed: .loadFails, .refreshStarted: .refreshBegins, .refreshFinished: .refreshEnds,
+                .refreshFailed: .refreshFails, .reachedBottom: .bottomReached, .presetDisagreement: .presetsDisagree,
+            ])
+    }
+
     static func text(_ path: String) -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()

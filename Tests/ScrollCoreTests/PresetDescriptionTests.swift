@@ -27,7 +27,7 @@ struct PresetDescriptionTests {
             rules: [.bottom, .top, .pull], refresh: .onRelease, indicator: .spinner, retry: .backoff),
         .chat: Expected(
             rules: [.bottom, .top], refresh: .none, indicator: .spinner, opensAtBottom: true, followsArrivals: true,
-            retry: .backoff, compared: false),
+            retry: .backoff),
     ]
 
     @Test(arguments: Preset.allCases)

@@ -23,10 +23,12 @@ struct ServerMessageEncodingTests {
                 ]
             }
             let events: [JSONValue] = EventName.allCases.map {
-                [
+                var fields: [String: JSONValue] = [
                     "name": .string($0.rawValue), "category": .string($0.category.rawValue),
                     "meaning": .string($0.meaning), "failure": .bool($0.catalogEntry.failure),
                 ]
+                if let plot = $0.catalogEntry.plot { fields["plot"] = .string(plot.rawValue) }
+                return .object(fields)
             }
             let settings: [JSONValue] = ScrollConfig.settings.map { setting in
                 let description = setting.description

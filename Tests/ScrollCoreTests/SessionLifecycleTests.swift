@@ -140,24 +140,31 @@ struct SessionLifecycleTests {
         #expect(h.session.config.pullThreshold == 100)
     }
 
-    /// The new rules start from the current position: being at the bottom already is not an edge, but the
-    /// log says the new rule sees the bottom.
-    @Test func switchingPresetDoesNotFireOnTheCurrentPosition() {
+    /// The new rules start from the current position: a bottom rule that holds there fires, as on arriving there
+    /// (issue 40 §2: the feed used to sit frozen at its end), and the log says the settings put it there.
+    @Test func switchingPresetFiresTheNewBottomRuleWhereItHolds() {
         var h = Harness(["preset": "offsetObserving"])
         h.scroll(y: 1200)
         let effects = h.send(.configReceived(["preset": "refreshable"]))
         #expect(
             effects == [
                 .log(LogEntry(.reachedBottom, geometrySeq: 1, ["distanceToBottom": 0, "trigger": "configChanged"])),
+                .log(
+                    LogEntry(
+                        .loadMoreStarted,
+                        ["page": 2, "trigger": "bottom", "latencyMs": 600, "distanceToBottom": 0])),
+                .schedule(.pageLoad(1), afterMilliseconds: 600),
                 .log(LogEntry(.configChanged, ["changed": ["preset": "refreshable"]])),
                 .send(
                     .state(
                         Self.openingState(.refreshable).with {
                             $0.ack = 1
                             $0.reachedBottom = true
+                            $0.loadingNextPage = true
+                            $0.indicator.bottomVisible = true
                         })),
             ])
-        // Staying at the bottom is still no edge for `refreshable`.
+        // Staying at the bottom is still no edge for `refreshable`: one load, not one a geometry.
         let before = h.lastState
         #expect(h.scroll(y: 1201) == [.send(.state(before.with { $0.ack = 2 }))])
     }
