@@ -25,7 +25,7 @@ extension SessionState {
         switch step {
         case .startLoad(let edge, let trigger, let ticket):
             startRequest(at: edge, trigger, ticket: ticket, geometrySeq: seq, into: &effects)
-        case .cancelLoad(let edge, let ticket, let landing):
+        case .cancelLoad(_, let ticket, let landing):
             drawnToFail.remove(ticket)
             if let landing { effects.append(.cancel(landing)) }
         case .startRefresh(let trigger, let ticket):
