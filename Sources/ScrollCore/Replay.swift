@@ -38,7 +38,8 @@ public struct Replay: Sendable {
             itemCap: trace.header.itemCap)
         runner.state.forkedFrom = trace.header.fork
         let decisions = runner.run()
-        return Rebuilt(state: runner.state, lines: lines, decisions: decisions, pendingTimers: runner.state.pendingTimers)
+        return Rebuilt(
+            state: runner.state, lines: lines, decisions: decisions, pendingTimers: runner.state.pendingTimers)
     }
 }
 

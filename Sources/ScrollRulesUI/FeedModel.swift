@@ -260,6 +260,11 @@ public final class FeedModel {
         updateCapabilities()
         let now = clock.now()
         let decisions = runtime.decide(event, now: now, using: &random)
+        // Work the event ended without a decision (the app dropped a load itself) stops running.
+        if running.count > 0 {
+            let current = [runtime.loads.bottom, runtime.loads.top, runtime.refresh]
+            for ticket in running.keys where !current.contains(ticket) { running.removeValue(forKey: ticket)?.cancel() }
+        }
         for decision in decisions {
             run(runtime.step(decision, now: now))
             onDecision?(decision)

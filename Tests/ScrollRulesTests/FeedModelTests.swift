@@ -204,7 +204,8 @@ struct FeedModelTests {
         weak var watched: FeedModel?
         do {
             // The graph's boxes: the view's `@State var model` and the modifier's `@State var actions`.
-            let modelBox = StoredLocation(FeedModel(settings: FeedSettings(preset: .playground), clock: ManualFeedClock()))
+            let modelBox = StoredLocation(
+                FeedModel(settings: FeedSettings(preset: .playground), clock: ManualFeedClock()))
             let actionsBox = StoredLocation(FeedActions())
             watched = modelBox.value
             let screen = FeedScreen(_model: StandInState(installedAt: modelBox), log: log)
@@ -311,8 +312,16 @@ struct FeedModelTests {
         model.phaseChanged(.interacting)
         final class Count: @unchecked Sendable { var bottom = 0, top = 0 }
         let count = Count()
-        withObservationTracking { _ = model.bottom } onChange: { count.bottom += 1 }
-        withObservationTracking { _ = model.top } onChange: { count.top += 1 }
+        withObservationTracking {
+            _ = model.bottom
+        } onChange: {
+            count.bottom += 1
+        }
+        withObservationTracking {
+            _ = model.top
+        } onChange: {
+            count.top += 1
+        }
         model.geometryChanged(Self.geometry(offset: -30))
         #expect(count.top == 1)
         #expect(count.bottom == 0)

@@ -4,7 +4,7 @@ import Testing
 /// What docs/swiftui.md promises of the library an app links: pure Swift, every public symbol documented.
 struct PublicAPITests {
     static func sources(_ target: String) throws -> [(name: String, lines: [Substring])] {
-        let folder = DifferentialTests.root.appendingPathComponent("Sources/\(target)")
+        let folder = repositoryRoot.appendingPathComponent("Sources/\(target)")
         return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
             .sorted().map { name in
                 let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
