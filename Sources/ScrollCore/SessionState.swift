@@ -32,7 +32,7 @@ public struct SessionState: Equatable, Sendable {
     package var runtime: FeedRuntime<TimerID>
     /// Each edge's last page and what the log said of its rule: the bottom loads the next pages, the top the
     /// previous ones.
-    public var edges = PerEdge(EdgeState())
+    package var edges = PerEdge(EdgeState())
     /// The `rev` of a prepend (or a trim at the top) whose effect on the page's anchor is still to be checked.
     public var anchorCheckRev: Int?
     /// A `jump` under way: its window loading, or the page positioning the item.
@@ -122,7 +122,7 @@ public struct SessionState: Equatable, Sendable {
 
 /// A preset evaluated in compare mode.
 public struct ShadowRules: Equatable, Sendable {
-    public var memory = RuleMemory()
+    package var memory = RuleMemory()
     /// Its refresh rule fired on the previous geometry (a level rule counts once per streak).
     public var firing = false
 }

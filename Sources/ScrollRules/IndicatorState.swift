@@ -55,7 +55,7 @@ public struct IndicatorState: Equatable, Sendable {
         }
 
         /// The failed page as the controller holds it.
-        public init(_ failure: LoadFailure) {
+        package init(_ failure: LoadFailure) {
             var due: Int64?
             if case .scheduled(let retry) = failure.next { due = retry.due }
             self.init(failures: failure.failures, next: failure.next.status, retryAt: due)
