@@ -94,9 +94,11 @@
     }
 
     /// iOS 17's geometry: a background `GeometryReader` for the container's size, the content's frame from
-    /// its preference, phases from a drag: `interacting` while a finger drags, `idle` once it lifts.
+    /// its preference, phases from a drag: `interacting` while a finger drags, `idle` once it lifts or the
+    /// system cancels it (a `@GestureState` resets either way; a drag's `onEnded` is not called on a cancel).
     struct LegacyScrollObserver: ViewModifier {
         let model: FeedModel
+        @GestureState private var dragging = false
 
         func body(content: Content) -> some View {
             content
@@ -121,9 +123,8 @@
                     }
                 }
                 .simultaneousGesture(
-                    DragGesture(minimumDistance: 0)
-                        .onChanged { _ in model.phaseChanged(.interacting) }
-                        .onEnded { _ in model.phaseChanged(.idle) })
+                    DragGesture(minimumDistance: 0).updating($dragging) { _, dragging, _ in dragging = true })
+                .onChange(of: dragging) { _, dragging in model.phaseChanged(dragging ? .interacting : .idle) }
         }
     }
 

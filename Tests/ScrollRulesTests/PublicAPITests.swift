@@ -1,4 +1,5 @@
 import Foundation
+import ScrollRules
 import Testing
 
 /// What docs/swiftui.md promises of the library an app links: pure Swift, every public symbol documented.
@@ -35,5 +36,14 @@ struct PublicAPITests {
             }
         }
         #expect(undocumented.isEmpty, "\(undocumented.joined(separator: "\n"))")
+    }
+
+    @Test func theVersionIsTheChangelogsNewestAndTheDocsDependOnIt() throws {
+        let changelog = try String(contentsOf: repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }.map { String($0.dropFirst(3)) }
+        #expect(newest == ScrollRulesVersion.current)
+        let doc = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/swiftui.md"), encoding: .utf8)
+        #expect(doc.contains("from: \"\(ScrollRulesVersion.current)\")"))
+        #expect(!doc.contains("branch: \"main\""))
     }
 }
