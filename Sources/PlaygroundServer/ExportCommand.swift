@@ -76,7 +76,7 @@ public struct ExportCommand: Sendable {
             + changed.map { "--set \($0.setting.name)=\($0.text)" }).joined(separator: " ")
         var lines = [
             "// Package.swift, in the package's dependencies:",
-            "//     .package(url: \"\(Self.packageURL)\", branch: \"main\"),",
+            "//     .package(url: \"\(Self.packageURL)\", from: \"\(ScrollRulesVersion.current)\"),",
             "// and in your target's dependencies:",
             "//     .product(name: \"ScrollRulesUI\", package: \"scroll-playground\"),",
             "import ScrollRules",

@@ -26,7 +26,7 @@ public struct FeedWindow: Equatable, Sendable {
     public private(set) var firstLoaded = 0
     /// Items at each end of `items` the page does not hold (trimmed by a bounded window, or refreshed above
     /// what it holds); they load back through that edge.
-    public private(set) var trimmed = PerEdge(0)
+    package private(set) var trimmed = PerEdge(0)
     /// Arrived messages not yet shown: the session does not hold the feed's end yet.
     public private(set) var heldArrivals: [FeedItem] = []
     /// Refresh items made so far, so their ids never repeat.

@@ -38,10 +38,8 @@ public struct Replay: Sendable {
             itemCap: trace.header.itemCap)
         runner.state.forkedFrom = trace.header.fork
         let decisions = runner.run()
-        let pending = runner.pending.sorted { ($0.due, $0.order) < ($1.due, $1.order) }.map {
-            PendingTimer(timer: $0.timer, due: $0.due)
-        }
-        return Rebuilt(state: runner.state, lines: lines, decisions: decisions, pendingTimers: pending)
+        return Rebuilt(
+            state: runner.state, lines: lines, decisions: decisions, pendingTimers: runner.state.pendingTimers)
     }
 }
 
@@ -99,9 +97,6 @@ private struct Runner {
     let overrides: [String: JSONValue]
     var state: SessionState
     var decisions: [TimedDecision] = []
-    /// Scheduled timers: due time, order of scheduling (ties), id.
-    var pending: [(due: Int64, order: Int, timer: TimerID)] = []
-    var scheduled = 0
 
     init(trace: Trace, overrides: [String: JSONValue]) {
         self.trace = trace
@@ -123,10 +118,9 @@ private struct Runner {
                 let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(text) }.map(applyOverrides)
                 handle(.message(decoded), at: t)
             case .timer(let t, let timer):
-                guard followsRecordedTimers, let index = pending.firstIndex(where: { $0.timer == timer }) else {
-                    continue
-                }
-                pending.remove(at: index)
+                // The session's runtime holds the one timer queue: a recorded timer it is not waiting for
+                // (under overrides, they all differ) does nothing.
+                guard followsRecordedTimers else { continue }
                 apply(state.reduce(.timerFired(timer), now: t), at: t)
             case .violation(let t, let kind):
                 fireDue(before: t)
@@ -141,19 +135,20 @@ private struct Runner {
         // After the last line the operations in flight complete; the message clock (`newMessage`) would
         // tick forever, so it stops with the trace.
         if !followsRecordedTimers {
-            pending.removeAll { $0.timer == .newMessage }
+            state.runtime.cancel(.newMessage)
             fireDue(before: .max, stoppingClocks: true)
         }
         return decisions
     }
 
-    /// Virtual clock: fires every timer due at or before `t`, earliest first.
+    /// Virtual clock: fires every timer of the session's queue due at or before `t`, earliest first.
     mutating func fireDue(before t: Int64, stoppingClocks: Bool = false) {
         guard !followsRecordedTimers else { return }
-        while let next = pending.min(by: { ($0.due, $0.order) < ($1.due, $1.order) }), next.due <= t {
-            pending.removeAll { $0.timer == next.timer }
-            apply(state.reduce(.timerFired(next.timer), now: next.due), at: next.due)
-            if stoppingClocks { pending.removeAll { $0.timer == .newMessage } }
+        while let next = state.nextTimer, next.due <= t {
+            apply(state.reduce(.timerFired(next.id), now: next.due), at: next.due)
+            // Firing takes a timer off the queue; one the session did not take (it was not open) goes too.
+            if state.nextTimer == next { state.runtime.cancel(next.id) }
+            if stoppingClocks { state.runtime.cancel(.newMessage) }
         }
     }
 
@@ -164,12 +159,9 @@ private struct Runner {
     mutating func apply(_ effects: [SessionEffect], at t: Int64) {
         for effect in effects {
             switch effect {
-            case .schedule(let timer, let delay):
-                pending.removeAll { $0.timer == timer }
-                pending.append((t + Int64(delay), scheduled, timer))
-                scheduled += 1
-            case .cancel(let timer):
-                pending.removeAll { $0.timer == timer }
+            case .schedule, .cancel:
+                // Already in the session's queue.
+                continue
             case .log(let entry):
                 decisions.append(TimedDecision(t: t, entry: entry.asLogged))
             case .send:

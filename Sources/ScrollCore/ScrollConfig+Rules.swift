@@ -10,7 +10,7 @@ extension ScrollConfig {
 
 extension Preset {
     /// Runs this preset's detection rules on one geometry, with a session's settings.
-    public func evaluate(
+    package func evaluate(
         _ geometry: FeedGeometry, phase: FeedScrollPhase, config: ScrollConfig, refreshing: Bool,
         memory: inout RuleMemory
     ) -> RuleVerdict {

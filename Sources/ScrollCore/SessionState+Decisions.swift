@@ -1,30 +1,61 @@
 extension SessionState {
     // MARK: Asking the controller, carrying out what it decides
 
-    /// Asks the controller about `event`. The feed's ends are said first, as the window has them now (they
-    /// change as items land, trim and load back). A retry's jitter is drawn from the session's generator,
-    /// between its latency and failure draws, so a replay draws the same.
+    /// Asks the controller about `event`, through the runtime. The feed's ends are said first, as the window
+    /// has them now (they change as items land, trim and load back). A retry's jitter is drawn from the
+    /// session's generator, between its latency and failure draws, so a replay draws the same.
     mutating func ask(_ event: FeedEvent) -> [FeedDecision] {
-        controller.feedChanged(hasMore: hasMore, hasPrevious: hasPrevious)
-        return controller.decide(event, now: now, using: &generator)
+        runtime.controller.feedChanged(hasMore: hasMore, hasPrevious: hasPrevious)
+        return runtime.decide(event, now: now, using: &generator)
     }
 
-    /// Carries out the controller's decisions, in order: a load or refresh it starts is served by the
-    /// synthetic feed (its latency and failure drawn now, its timer scheduled), a retry it schedules gets a
-    /// timer, what it cancels loses its timer, and each decision is logged as the event of its name.
-    /// `geometrySeq`: the geometry that caused them, if one did.
+    /// Carries out the controller's decisions, in order: the runtime turns each into a step (its one switch
+    /// over the decisions), the session runs the step's leaf effect (the synthetic feed serves a load or a
+    /// refresh, its latency and failure drawn now; a timer the runtime queued goes to the transport) and logs
+    /// the decision as the event of its name. `geometrySeq`: the geometry that caused them, if one did.
     mutating func carryOut(_ decisions: [FeedDecision], geometrySeq seq: Int?, into effects: inout [SessionEffect]) {
         for decision in decisions {
-            carryOut(decision, geometrySeq: seq, into: &effects)
+            run(runtime.step(decision, now: now), geometrySeq: seq, into: &effects)
+            log(decision, geometrySeq: seq, into: &effects)
         }
     }
 
-    private mutating func carryOut(
-        _ decision: FeedDecision, geometrySeq seq: Int?, into effects: inout [SessionEffect]
-    ) {
+    /// The session's leaf effect of one step.
+    private mutating func run(_ step: FeedStep<TimerID>, geometrySeq seq: Int?, into effects: inout [SessionEffect]) {
+        switch step {
+        case .startLoad(let edge, let trigger, let ticket):
+            startRequest(at: edge, trigger, ticket: ticket, geometrySeq: seq, into: &effects)
+        case .cancelLoad(_, let ticket, let landing):
+            drawnToFail.remove(ticket)
+            if let landing { effects.append(.cancel(landing)) }
+        case .startRefresh(let trigger, let ticket):
+            startRefreshRequest(trigger, ticket: ticket, geometrySeq: seq, into: &effects)
+        case .cancelRefresh(let ticket, let landing):
+            drawnToFail.remove(ticket)
+            if let landing { effects.append(.cancel(landing)) }
+        case .armed(let timer, let delay):
+            effects.append(.schedule(timer, afterMilliseconds: delay))
+        case .disarmed(let timer):
+            effects.append(.cancel(timer))
+        case .view(let action):
+            switch action {
+            case .scrollToTop: effects.append(.send(.command(name: "scrollToTop")))
+            // The arrival's own log says so (`messageArrived`, `follow`), then `scrollToBottom`.
+            case .scrollToBottom: effects.append(.send(.command(name: "scrollToBottom")))
+            // The log's `gaveUp` row is the page's Retry row.
+            case .gaveUp: break
+            }
+        case .none:
+            break
+        }
+    }
+
+    /// Logs one decision as the event of its name, with the session's fields.
+    private mutating func log(_ decision: FeedDecision, geometrySeq seq: Int?, into effects: inout [SessionEffect]) {
         switch decision {
-        case .loadStarted(let edge, let trigger):
-            startRequest(at: edge, trigger, geometrySeq: seq, into: &effects)
+        case .loadStarted, .refreshStarted:
+            // Logged as the synthetic feed starts it, with its drawn latency.
+            break
         case .retryStarted(let edge, let trigger, let attempt, let perSecond, let retry):
             var data: [String: JSONValue] = [
                 "page": .int(edges[edge].nextPage), "trigger": JSONValue(trigger), "attempt": .int(attempt),
@@ -54,11 +85,8 @@ extension SessionState {
                             "total": .int(window.items.count),
                         ])))
         case .loadCancelled(let edge, let reason):
-            cancelRequest(at: edge, reason: Reason(reason), into: &effects)
+            logCancel(at: edge, reason: Reason(reason), into: &effects)
         case .retryScheduled(let edge, let retry, let delay, let failures):
-            let token = takeToken()
-            edges[edge].retryToken = token
-            effects.append(.schedule(edge.retryTimer(token), afterMilliseconds: delay))
             effects.append(
                 .log(
                     LogEntry(
@@ -68,8 +96,6 @@ extension SessionState {
                             "delayMs": .int(delay), "failures": .int(failures),
                         ])))
         case .retryCancelled(let edge, let retry, let reason):
-            if let token = edges[edge].retryToken { effects.append(.cancel(edge.retryTimer(token))) }
-            edges[edge].retryToken = nil
             effects.append(
                 .log(
                     LogEntry(
@@ -82,10 +108,6 @@ extension SessionState {
                     LogEntry(
                         edge.events.gaveUp,
                         ["page": .int(edges[edge].nextPage), "failures": .int(failures), "retries": .int(retries)])))
-        case .refreshStarted(let trigger):
-            startRefreshRequest(trigger, geometrySeq: seq, into: &effects)
-        case .holdStarted(let ms):
-            effects.append(.schedule(.refreshHold, afterMilliseconds: ms))
         case .refreshYielded(let trigger):
             effects.append(
                 .log(
@@ -100,29 +122,22 @@ extension SessionState {
                 .log(
                     LogEntry(
                         .refreshIgnored, ["trigger": JSONValue(trigger), "reason": JSONValue(Reason.refreshInFlight)])))
-        case .refreshCancelled:
-            if let request = refreshRequest { effects.append(.cancel(.refresh(request.token))) }
-            refreshRequest = nil
-        case .holdCancelled:
-            effects.append(.cancel(.refreshHold))
+        case .holdStarted, .holdCancelled, .refreshCancelled, .followsArrivals:
+            // The page sees them in `state` (and `messageArrived` says a follow).
+            break
         case .returnedToOrigin:
-            effects.append(.send(.command(name: "scrollToTop")))
             effects.append(.log(LogEntry(.scrollToTop, geometrySeq: seq)))
-        case .followsArrivals:
-            // The arrival's own log says so (`messageArrived`, `follow`), then `scrollToBottom`.
-            effects.append(.send(.command(name: "scrollToBottom")))
         }
     }
 
-    /// A load the controller started, served by the synthetic feed: its outcome is drawn now.
+    /// A load the controller started, served by the synthetic feed: its outcome is drawn now, its landing
+    /// queued in the runtime.
     private mutating func startRequest(
-        at edge: FeedEdge, _ trigger: FeedTrigger, geometrySeq seq: Int?, into effects: inout [SessionEffect]
+        at edge: FeedEdge, _ trigger: FeedTrigger, ticket: Int, geometrySeq seq: Int?,
+        into effects: inout [SessionEffect]
     ) {
         let latency = drawLatency(config.loadLatencyMs)
-        let request = SimulatedRequest(token: takeToken(), willFail: drawFailure())
-        edges[edge].request = request
-        // A retry that starts is the scheduled one (its timer fired) or replaced it (cancelled before).
-        edges[edge].retryToken = nil
+        if drawFailure() { drawnToFail.insert(ticket) }
         var data: [String: JSONValue] = [
             "page": .int(edges[edge].nextPage), "trigger": JSONValue(trigger), "latencyMs": .int(latency),
         ]
@@ -134,43 +149,35 @@ extension SessionState {
             }
         }
         effects.append(.log(LogEntry(edge.events.started, geometrySeq: seq, data)))
-        effects.append(.schedule(edge.loadTimer(request.token), afterMilliseconds: latency))
+        let landing = runtime.lands(.load(edge), ticket: ticket, after: latency, now: now)
+        effects.append(.schedule(landing, afterMilliseconds: latency))
     }
 
     /// A refresh the controller started, served by the synthetic feed: its outcome is drawn now.
     private mutating func startRefreshRequest(
-        _ trigger: FeedTrigger, geometrySeq seq: Int?, into effects: inout [SessionEffect]
+        _ trigger: FeedTrigger, ticket: Int, geometrySeq seq: Int?, into effects: inout [SessionEffect]
     ) {
         let latency = drawLatency(config.refreshLatencyMs)
-        let request = SimulatedRequest(token: takeToken(), willFail: drawFailure())
-        refreshRequest = request
+        if drawFailure() { drawnToFail.insert(ticket) }
         var data: [String: JSONValue] = ["trigger": JSONValue(trigger), "latencyMs": .int(latency)]
         if seq != nil { data["distance"] = .number(controller.verdict.pull.distance) }
         effects.append(.log(LogEntry(.refreshStarted, geometrySeq: seq, data)))
-        effects.append(.schedule(.refresh(request.token), afterMilliseconds: latency))
+        let landing = runtime.lands(.refresh, ticket: ticket, after: latency, now: now)
+        effects.append(.schedule(landing, afterMilliseconds: latency))
     }
 
-    /// Drops the load in flight at `edge` (its timer, if it still fires, is not recognised) and says why.
-    mutating func cancelRequest(at edge: FeedEdge, reason: Reason, into effects: inout [SessionEffect]) {
-        guard let request = edges[edge].request else { return }
-        edges[edge].request = nil
-        effects.append(.cancel(edge.loadTimer(request.token)))
+    /// The session drops the load in flight at `edge` itself (a jump): the runtime forgets it, its landing
+    /// leaves the transport, and the log says why.
+    mutating func dropRequest(at edge: FeedEdge, reason: Reason, into effects: inout [SessionEffect]) {
+        guard let ticket = runtime.loads[edge] else { return }
+        drawnToFail.remove(ticket)
+        if let landing = runtime.drop(.load(edge)) { effects.append(.cancel(landing)) }
+        logCancel(at: edge, reason: reason, into: &effects)
+    }
+
+    private func logCancel(at edge: FeedEdge, reason: Reason, into effects: inout [SessionEffect]) {
         effects.append(
             .log(LogEntry(edge.events.cancelled, ["page": .int(edges[edge].nextPage), "reason": JSONValue(reason)])))
-    }
-
-    /// The synthetic side follows the controller: a request exactly while the controller's load (or refresh)
-    /// is in flight, a retry timer exactly while it has a retry scheduled. Only a bug in the reducer can break
-    /// this, no input can, and a session that went on would ignore its own timers; checked in release builds
-    /// too, at the cost of a few comparisons per event.
-    func checkTheSyntheticSideFollowsTheController() {
-        for edge in FeedEdge.allCases {
-            precondition(
-                (edges[edge].request != nil) == controller.isLoading(edge), "\(edge) request out of step with its load")
-            let scheduled = if case .scheduled = controller.loads[edge].failure?.next { true } else { false }
-            precondition((edges[edge].retryToken != nil) == scheduled, "\(edge) retry timer out of step with its retry")
-        }
-        precondition((refreshRequest != nil) == controller.refresh.isInFlight, "refresh request out of step")
     }
 
     /// Whether the top rule may load: a feed that opened at its first item has nothing above it and its top

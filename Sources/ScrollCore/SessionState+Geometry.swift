@@ -49,7 +49,7 @@ extension SessionState {
         if let last = originLog.last, now - last.at < interval {
             if !originLog.flushScheduled {
                 originLog.flushScheduled = true
-                effects.append(.schedule(.originFlush, afterMilliseconds: Int(interval - (now - last.at))))
+                schedule(.originFlush, afterMilliseconds: Int(interval - (now - last.at)), into: &effects)
             }
             return
         }

@@ -29,7 +29,7 @@ extension SessionState {
             return
         }
         if case .loading(let token, let earlier) = jump {
-            effects.append(.cancel(.jump(token)))
+            cancel(.jump(token), into: &effects)
             effects.append(
                 .log(
                     LogEntry(.jumpCancelled, ["id": .string(earlier.id), "reason": JSONValue(Reason.jump)])))
@@ -49,7 +49,7 @@ extension SessionState {
         ]
         if case .feed(let index) = target { data["feedIndex"] = .int(index) }
         effects.append(.log(LogEntry(.jumpStarted, data)))
-        effects.append(.schedule(.jump(token), afterMilliseconds: latency))
+        schedule(.jump(token), afterMilliseconds: latency, into: &effects)
     }
 
     /// The jump's window has loaded: the feed items between what the session held and the item are added
@@ -63,8 +63,9 @@ extension SessionState {
                     LogEntry(.jumpCancelled, ["id": .string(request.id), "reason": JSONValue(Reason.unknownItem)])))
             return
         }
-        for edge in FeedEdge.allCases where edges[edge].request != nil {
-            cancelRequest(at: edge, reason: .jump, into: &effects)
+        for edge in FeedEdge.allCases where runtime.loads[edge] != nil {
+            // The jump drops the loads itself: the controller hears it (and decides nothing) after the log.
+            dropRequest(at: edge, reason: .jump, into: &effects)
             carryOut(ask(.loadCancelled(edge)), geometrySeq: nil, into: &effects)
         }
         var filled = 0
@@ -193,7 +194,7 @@ extension SessionState {
         switch jump {
         case .idle: return
         case .loading(let token, let request):
-            effects.append(.cancel(.jump(token)))
+            cancel(.jump(token), into: &effects)
             effects.append(
                 .log(LogEntry(.jumpCancelled, ["id": .string(request.id), "reason": JSONValue(reason)])))
         case .positioning:

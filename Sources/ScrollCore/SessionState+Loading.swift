@@ -3,9 +3,8 @@ extension SessionState {
 
     /// The synthetic load at `edge` completed: its page lands (or fails, as drawn), and the controller
     /// hears how it ended.
-    mutating func completeLoad(_ request: SimulatedRequest, at edge: FeedEdge, into effects: inout [SessionEffect]) {
-        edges[edge].request = nil
-        if request.willFail {
+    mutating func completeLoad(at edge: FeedEdge, failing: Bool, into effects: inout [SessionEffect]) {
+        if failing {
             effects.append(
                 .log(
                     LogEntry(

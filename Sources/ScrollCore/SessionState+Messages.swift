@@ -78,9 +78,19 @@ extension SessionState {
         return min(feed ?? .max, max(0, (first ?? window.firstLoaded) + itemCap - refreshed))
     }
 
-    mutating func takeToken() -> Int {
-        defer { nextToken += 1 }
-        return nextToken
+    /// The next operation's token, from the runtime's count (a jump's as a load's: the names count as before).
+    mutating func takeToken() -> Int { runtime.takeTicket() }
+
+    /// Queues one of the session's own timers in the runtime's queue and asks the transport to run it.
+    mutating func schedule(_ timer: TimerID, afterMilliseconds delay: Int, into effects: inout [SessionEffect]) {
+        runtime.schedule(timer, after: delay, now: now)
+        effects.append(.schedule(timer, afterMilliseconds: delay))
+    }
+
+    /// Drops one of the session's own timers from the queue and the transport.
+    mutating func cancel(_ timer: TimerID, into effects: inout [SessionEffect]) {
+        runtime.cancel(timer)
+        effects.append(.cancel(timer))
     }
 
     /// The latency with jitter drawn uniformly from `-jitterMs…jitterMs`, never below zero.

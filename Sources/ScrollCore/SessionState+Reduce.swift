@@ -29,7 +29,6 @@ extension SessionState {
         case .timerFired(let timer):
             fire(timer, now: now, into: &effects)
         }
-        checkTheSyntheticSideFollowsTheController()
         if lifecycle == .open { sendStateIfChanged(into: &effects) }
         return effects
     }
@@ -42,31 +41,29 @@ extension SessionState {
 
     // MARK: Timers
 
+    /// A timer fell due: the runtime says what it asks for; a timer no longer waiting (dropped before it
+    /// fired: a cancelled load's, a replaced jump's) does nothing.
     private mutating func fire(_ timer: TimerID, now: Int64, into effects: inout [SessionEffect]) {
-        switch timer {
-        case .pageLoad(let token), .previousLoad(let token):
-            // A cancelled load's timer may still fire: its result is discarded.
-            let edge: FeedEdge = timer == .pageLoad(token) ? .bottom : .top
-            guard let request = edges[edge].request, request.token == token else { return }
-            completeLoad(request, at: edge, into: &effects)
-        case .refresh(let token):
-            guard let request = refreshRequest, request.token == token else { return }
-            completeRefresh(request, into: &effects)
-        case .refreshHold:
-            carryOut(ask(.holdEnded), geometrySeq: nil, into: &effects)
-        case .loadRetry(let token), .previousRetry(let token):
-            // A cancelled retry's timer may still fire: it is ignored.
-            let edge: FeedEdge = timer == .loadRetry(token) ? .bottom : .top
-            guard edges[edge].retryToken == token else { return }
-            carryOut(ask(.retryDue(edge)), geometrySeq: nil, into: &effects)
-        case .newMessage:
+        switch runtime.fire(timer) {
+        case nil:
+            return
+        case .lands(.load(let edge), let ticket)?:
+            completeLoad(at: edge, failing: drawnToFail.remove(ticket) != nil, into: &effects)
+        case .lands(.refresh, let ticket)?:
+            completeRefresh(failing: drawnToFail.remove(ticket) != nil, into: &effects)
+        case .event(let event)?:
+            carryOut(ask(event), geometrySeq: nil, into: &effects)
+        case .own(.newMessage)?:
             messageArrives(into: &effects)
-        case .jump(let token):
-            // A replaced jump's timer may still fire: it is ignored.
+        case .own(.jump(let token))?:
             guard case .loading(let loading, let request) = jump, loading == token else { return }
             completeJump(request, into: &effects)
-        case .originFlush:
+        case .own(.originFlush)?:
             flushOrigin(now: now, into: &effects)
+        case .own(.pageLoad)?, .own(.previousLoad)?, .own(.refresh)?, .own(.loadRetry)?, .own(.previousRetry)?,
+            .own(.refreshHold)?:
+            // The runtime's own timers never come back as the session's (``TimerID/role``).
+            return
         }
     }
 }

@@ -3,9 +3,8 @@ extension SessionState {
 
     /// The synthetic refresh completed: its new items go on top (into the page, or above a window further
     /// down), or it fails as drawn, and the controller hears how it ended.
-    mutating func completeRefresh(_ request: SimulatedRequest, into effects: inout [SessionEffect]) {
-        refreshRequest = nil
-        if request.willFail {
+    mutating func completeRefresh(failing: Bool, into effects: inout [SessionEffect]) {
+        if failing {
             effects.append(.log(LogEntry(.refreshFailed, ["reason": JSONValue(Reason.simulatedFailure)])))
             carryOut(ask(.refreshFailed), geometrySeq: nil, into: &effects)
         } else {

@@ -37,7 +37,7 @@ extension SessionState {
             fitWindow(into: &effects)
         }
         if config.newMessageEveryMs != before.newMessageEveryMs {
-            if before.newMessageEveryMs > 0 { effects.append(.cancel(.newMessage)) }
+            if before.newMessageEveryMs > 0 { cancel(.newMessage, into: &effects) }
             scheduleNextMessage(into: &effects)
         }
         effects.append(.log(LogEntry(.configChanged, ["changed": .object(changed)])))

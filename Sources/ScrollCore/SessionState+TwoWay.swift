@@ -4,7 +4,7 @@ extension SessionState {
     /// Schedules the next arrival, when the setting asks for arrivals.
     mutating func scheduleNextMessage(into effects: inout [SessionEffect]) {
         guard lifecycle == .open, config.newMessageEveryMs > 0 else { return }
-        effects.append(.schedule(.newMessage, afterMilliseconds: config.newMessageEveryMs))
+        schedule(.newMessage, afterMilliseconds: config.newMessageEveryMs, into: &effects)
     }
 
     /// A new message arrives at the bottom. It shows at once when the session holds the feed's end (else

@@ -26,19 +26,20 @@ public struct SessionState: Equatable, Sendable {
     /// The items `rev` last sent.
     public var rev = 0
 
-    /// The decisions: the preset's rules, each edge's page load, the refresh, the retry policy. The session
-    /// asks it (``ask(_:)``) and carries out what it decides (``carryOut(_:geometrySeq:into:)``).
-    public var controller: FeedController
-    /// Each edge's last page, what the log said of its rule, and the synthetic side of its load and retry:
-    /// the bottom loads the next pages, the top the previous ones.
-    public var edges = PerEdge(EdgeState())
+    /// The feed's runtime: its controller (the decisions), the session's one timer queue, and the tickets of
+    /// the work in flight. The session asks it (``ask(_:)``) and carries out each step it hands back
+    /// (``carryOut(_:geometrySeq:into:)``); its timers are the transport's (`schedule`, `cancel`).
+    package var runtime: FeedRuntime<TimerID>
+    /// Each edge's last page and what the log said of its rule: the bottom loads the next pages, the top the
+    /// previous ones.
+    package var edges = PerEdge(EdgeState())
     /// The `rev` of a prepend (or a trim at the top) whose effect on the page's anchor is still to be checked.
     public var anchorCheckRev: Int?
     /// A `jump` under way: its window loading, or the page positioning the item.
     public var jump = JumpPhase.idle
-    /// The refresh in flight, as the synthetic feed serves it: present exactly while the controller's
-    /// refresh is in flight.
-    public var refreshRequest: SimulatedRequest?
+    /// The tickets of the work in flight the synthetic feed drew to fail (a load's or the refresh's outcome
+    /// is drawn when it starts, so replays reproduce it).
+    public var drawnToFail: Set<Int> = []
 
     /// The last geometry received, and its phase and seq.
     public var lastGeometry: GeometryReport?
@@ -57,8 +58,8 @@ public struct SessionState: Equatable, Sendable {
 
     /// Draws latency jitter and failures.
     public var generator: SeededGenerator
-    /// Identifies operations, so a late timer of a cancelled one is recognised.
-    public var nextToken = 1
+    /// The next operation's token (its timer's name: `pageLoad-3`), counted by the runtime.
+    public var nextToken: Int { runtime.nextTicket }
     /// The core clock at the event being reduced (ms): a scheduled retry's countdown in `state` counts from it.
     public var now: Int64 = 0
     /// The fork this session was rebuilt for (its trace header's `fork`): the takeover is logged `sessionForked`.
@@ -74,8 +75,23 @@ public struct SessionState: Equatable, Sendable {
         self.source = source
         self.itemCap = itemCap
         self.generator = SeededGenerator(seed: config.seed)
-        self.controller = FeedController(settings: config.feedSettings)
+        self.runtime = FeedRuntime(FeedController(settings: config.feedSettings))
     }
+
+    /// The decisions: the preset's rules, each edge's page load, the refresh, the retry policy (the runtime's).
+    public var controller: FeedController {
+        _read { yield runtime.controller }
+        _modify { yield &runtime.controller }
+    }
+
+    /// The timers waiting, earliest first (ties in scheduling order): the one queue the transport, a replay
+    /// and the lab follow.
+    public var pendingTimers: [PendingTimer] {
+        runtime.timers.entries.map { PendingTimer(timer: $0.id, due: $0.due) }
+    }
+
+    /// The earliest timer waiting, with its due time and its place among timers due then.
+    package var nextTimer: TimerQueue<TimerID>.Entry? { runtime.timers.next }
 
     /// Whether a page load is in flight at the bottom (the wire's `loadingNextPage`).
     public var loadingNextPage: Bool { controller.isLoading(.bottom) }
@@ -106,7 +122,7 @@ public struct SessionState: Equatable, Sendable {
 
 /// A preset evaluated in compare mode.
 public struct ShadowRules: Equatable, Sendable {
-    public var memory = RuleMemory()
+    package var memory = RuleMemory()
     /// Its refresh rule fired on the previous geometry (a level rule counts once per streak).
     public var firing = false
 }
@@ -132,17 +148,101 @@ public enum TimerID: Hashable, Sendable, CustomStringConvertible {
     /// The window of the jump with this token has loaded.
     case jump(Int)
 
-    public var description: String {
+    /// A timer's kind: its name in traces (`pageLoad-3`, `refreshHold`) and whether a token follows it. The
+    /// one table both ``description`` and ``init(_:)`` read.
+    public enum Kind: String, CaseIterable, Sendable {
+        case pageLoad, refresh, refreshHold, originFlush, loadRetry, previousLoad, previousRetry, newMessage, jump
+
+        /// Whether the name carries a token (`pageLoad-3`).
+        public var hasToken: Bool {
+            switch self {
+            case .pageLoad, .refresh, .loadRetry, .previousLoad, .previousRetry, .jump: true
+            case .refreshHold, .originFlush, .newMessage: false
+            }
+        }
+    }
+
+    /// The timer's kind and token.
+    public var kind: Kind {
         switch self {
-        case .pageLoad(let token): "pageLoad-\(token)"
-        case .refresh(let token): "refresh-\(token)"
-        case .refreshHold: "refreshHold"
-        case .originFlush: "originFlush"
-        case .loadRetry(let token): "loadRetry-\(token)"
-        case .previousLoad(let token): "previousLoad-\(token)"
-        case .previousRetry(let token): "previousRetry-\(token)"
-        case .newMessage: "newMessage"
-        case .jump(let token): "jump-\(token)"
+        case .pageLoad: .pageLoad
+        case .refresh: .refresh
+        case .refreshHold: .refreshHold
+        case .originFlush: .originFlush
+        case .loadRetry: .loadRetry
+        case .previousLoad: .previousLoad
+        case .previousRetry: .previousRetry
+        case .newMessage: .newMessage
+        case .jump: .jump
+        }
+    }
+
+    /// The token of a timer whose kind has one.
+    public var token: Int? {
+        switch self {
+        case .pageLoad(let token), .refresh(let token), .loadRetry(let token), .previousLoad(let token),
+            .previousRetry(let token), .jump(let token):
+            token
+        case .refreshHold, .originFlush, .newMessage: nil
+        }
+    }
+
+    /// The timer of `kind` with `token`; nil when the kind takes a token and none is given, or the reverse.
+    public init?(_ kind: Kind, token: Int?) {
+        guard kind.hasToken == (token != nil) else { return nil }
+        let token = token ?? 0
+        switch kind {
+        case .pageLoad: self = .pageLoad(token)
+        case .refresh: self = .refresh(token)
+        case .refreshHold: self = .refreshHold
+        case .originFlush: self = .originFlush
+        case .loadRetry: self = .loadRetry(token)
+        case .previousLoad: self = .previousLoad(token)
+        case .previousRetry: self = .previousRetry(token)
+        case .newMessage: self = .newMessage
+        case .jump: self = .jump(token)
+        }
+    }
+
+    /// Reads a timer's ``description`` back (a trace's `timer` line); nil for a name no timer has.
+    public init?(_ name: String) {
+        let parts = name.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let kind = Kind(rawValue: String(parts[0])) else { return nil }
+        var token: Int?
+        if parts.count == 2 {
+            guard let number = Int(parts[1]) else { return nil }
+            token = number
+        }
+        self.init(kind, token: token)
+    }
+
+    /// The timer's name in traces and logs: `pageLoad-3`, `refreshHold`.
+    public var description: String {
+        token.map { "\(kind.rawValue)-\($0)" } ?? kind.rawValue
+    }
+}
+
+extension TimerID: FeedTimerKey {
+    /// The session's name for one of the runtime's timers.
+    package init(_ role: FeedTimerRole) {
+        switch role {
+        case .lands(.load(let edge), let ticket): self = edge.loadTimer(ticket)
+        case .lands(.refresh, let ticket): self = .refresh(ticket)
+        case .retry(let edge, let ticket): self = edge.retryTimer(ticket)
+        case .hold: self = .refreshHold
+        }
+    }
+
+    /// What the runtime makes of this timer: nil for the session's own (the origin log, messages, jumps).
+    package var role: FeedTimerRole? {
+        switch self {
+        case .pageLoad(let ticket): .lands(.load(.bottom), ticket: ticket)
+        case .previousLoad(let ticket): .lands(.load(.top), ticket: ticket)
+        case .refresh(let ticket): .lands(.refresh, ticket: ticket)
+        case .loadRetry(let ticket): .retry(.bottom, ticket: ticket)
+        case .previousRetry(let ticket): .retry(.top, ticket: ticket)
+        case .refreshHold: .hold
+        case .originFlush, .newMessage, .jump: nil
         }
     }
 }

@@ -382,29 +382,6 @@ extension Trace {
     }
 }
 
-extension TimerID {
-    /// Reads a timer's ``description`` back.
-    public init?(_ name: String) {
-        switch name {
-        case "refreshHold": self = .refreshHold
-        case "originFlush": self = .originFlush
-        case "newMessage": self = .newMessage
-        default:
-            let parts = name.split(separator: "-", maxSplits: 1)
-            guard parts.count == 2, let token = Int(parts[1]) else { return nil }
-            switch parts[0] {
-            case "pageLoad": self = .pageLoad(token)
-            case "refresh": self = .refresh(token)
-            case "loadRetry": self = .loadRetry(token)
-            case "previousLoad": self = .previousLoad(token)
-            case "previousRetry": self = .previousRetry(token)
-            case "jump": self = .jump(token)
-            default: return nil
-            }
-        }
-    }
-}
-
 extension Double {
     fileprivate var formatted: String {
         self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)

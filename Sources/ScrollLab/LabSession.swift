@@ -11,8 +11,8 @@ public enum LabInput: Equatable, Sendable {
 /// The logic under test: ScrollCore's reducer, or (in tests) one with a bug put in on purpose.
 public typealias LabReducer = @Sendable (inout SessionState, LabInput, Int64) -> [SessionEffect]
 
-/// One session run on a virtual clock against a ``SimulatedPage``: it keeps the timers the logic asks
-/// for and fires them when the clock passes them, applies `items` and `scrollToTop` to the page, and
+/// One session run on a virtual clock against a ``SimulatedPage``: it fires the timers of the session's
+/// one queue (its runtime's) when the clock passes them, applies `items` and `scrollToTop` to the page, and
 /// (when asked) records everything as a format-1 trace that `scroll-playground replay` runs again.
 /// Nothing here sleeps, opens a socket or reads a clock.
 public struct LabSession: Sendable {
@@ -29,8 +29,11 @@ public struct LabSession: Sendable {
 
     /// A timer the logic asked for.
     public struct PendingTimer: Equatable, Sendable {
+        /// When it is due, ms.
         public var due: Int64
+        /// Its place among timers due at the same time.
         public var order: Int
+        /// The timer.
         public var id: TimerID
     }
 
@@ -40,8 +43,10 @@ public struct LabSession: Sendable {
     public var page: SimulatedPage
     /// The virtual clock, ms.
     public private(set) var now: Int64 = 0
-    /// Timers asked for and not cancelled or fired.
-    public private(set) var pending: [PendingTimer] = []
+    /// Timers asked for and not cancelled or fired: the session's queue, earliest first.
+    public var pending: [PendingTimer] {
+        state.runtime.timers.entries.map { PendingTimer(due: $0.due, order: $0.order, id: $0.id) }
+    }
     /// The last geometry sent and its phase.
     public private(set) var lastSent: (geometry: FeedGeometry, phase: FeedScrollPhase)?
     /// The `seq` of the last geometry sent.
@@ -50,7 +55,6 @@ public struct LabSession: Sendable {
     public private(set) var recorded: [Trace.Line]?
     private let reducer: LabReducer
     private let defaults: ScrollConfig
-    private var scheduled = 0
 
     /// A session with server defaults `defaults` (a trace's header) and a page with `layout`; nothing is
     /// sent yet. `record` keeps the trace; `itemCap` bounds the items the session holds.
@@ -66,13 +70,17 @@ public struct LabSession: Sendable {
     }
 
     /// Whether a page load's timer is pending (the ground truth of "a load in flight").
-    public var loadsPending: Int { pending.count { if case .pageLoad = $0.id { true } else { false } } }
+    public var loadsPending: Int {
+        state.runtime.timers.entries.count { if case .pageLoad = $0.id { true } else { false } }
+    }
 
     /// Whether a refresh's timer is pending.
-    public var refreshesPending: Int { pending.count { if case .refresh = $0.id { true } else { false } } }
+    public var refreshesPending: Int {
+        state.runtime.timers.entries.count { if case .refresh = $0.id { true } else { false } }
+    }
 
     /// When the earliest pending timer falls due; nil when none is pending.
-    public var nextDue: Int64? { pending.lazy.map { $0.due }.min() }
+    public var nextDue: Int64? { state.nextTimer?.due }
 
     /// Moves the clock to `t` (never back).
     public mutating func advanceClock(to t: Int64) {
@@ -81,16 +89,12 @@ public struct LabSession: Sendable {
 
     /// Fires the earliest timer due at or before `t`, moving the clock to it; nil when none is due.
     public mutating func fireNext(upTo t: Int64) -> (timer: TimerID, effects: [SessionEffect])? {
-        guard
-            let index = pending.indices.min(by: {
-                (pending[$0].due, pending[$0].order) < (pending[$1].due, pending[$1].order)
-            }),
-            pending[index].due <= t
-        else { return nil }
-        let timer = pending.remove(at: index)
+        guard let timer = state.nextTimer, timer.due <= t else { return nil }
         now = max(now, timer.due)
         recorded?.append(.timer(t: now, timer.id))
         let effects = reducer(&state, .timer(timer.id), now)
+        // Firing takes the timer off the session's queue; a reducer that left it there does not stall the clock.
+        if state.nextTimer == timer { state.runtime.cancel(timer.id) }
         apply(effects)
         return (timer.id, effects)
     }
@@ -160,12 +164,9 @@ public struct LabSession: Sendable {
     private mutating func apply(_ effects: [SessionEffect]) {
         for effect in effects {
             switch effect {
-            case .schedule(let timer, let delay):
-                pending.removeAll { $0.id == timer }
-                pending.append(PendingTimer(due: now + Int64(delay), order: scheduled, id: timer))
-                scheduled += 1
-            case .cancel(let timer):
-                pending.removeAll { $0.id == timer }
+            case .schedule, .cancel:
+                // The session's runtime queued or dropped it already: its queue is the one the lab fires.
+                continue
             case .send(.items(let message)):
                 page.apply(message)
             case .send(.command(name: "scrollToTop")):

@@ -15,9 +15,9 @@ public struct FeedController: Equatable, Sendable {
     /// The settings in force (change them with `update(_:now:)`).
     public private(set) var settings: FeedSettings
     /// What the preset's rules remember from one geometry to the next.
-    public internal(set) var memory = RuleMemory()
+    package internal(set) var memory = RuleMemory()
     /// What the preset's rules concluded on the last geometry.
-    public private(set) var verdict = RuleVerdict()
+    package private(set) var verdict = RuleVerdict()
     /// The bottom rule on the last geometry (or, after new settings, on it evaluated afresh).
     public private(set) var reachedBottom = false
     /// The top rule on the last geometry.
@@ -27,9 +27,9 @@ public struct FeedController: Equatable, Sendable {
     /// Whether older items exist above the first one shown (a chat, a feed opened in the middle).
     public internal(set) var hasPrevious: Bool
     /// Each edge's page load: idle, in flight, failed (and what the retry policy does next), or exhausted.
-    public internal(set) var loads = PerEdge(PageLoadPhase.idle)
+    package internal(set) var loads = PerEdge(PageLoadPhase.idle)
     /// The refresh and its indicator.
-    public internal(set) var refresh = RefreshPhase.idle
+    package internal(set) var refresh = RefreshPhase.idle
     /// Edges whose rule the app holds back: a rule that fires there loads nothing (`.ruleHeld`). Hold both
     /// while the view scrolls to an item, so the geometry on the way loads nothing; a person, a retry and a
     /// refresh that yields to older items still load.

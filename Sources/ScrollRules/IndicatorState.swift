@@ -55,7 +55,7 @@ public struct IndicatorState: Equatable, Sendable {
         }
 
         /// The failed page as the controller holds it.
-        public init(_ failure: LoadFailure) {
+        package init(_ failure: LoadFailure) {
             var due: Int64?
             if case .scheduled(let retry) = failure.next { due = retry.due }
             self.init(failures: failure.failures, next: failure.next.status, retryAt: due)
@@ -107,5 +107,46 @@ extension IndicatorState {
             self.init(
                 topVisible: false, topHeight: 0, topScale: 0.6, topOpacity: 0, bottomVisible: bottomVisible)
         }
+    }
+}
+
+extension IndicatorState {
+    /// The part above the content: the refresh indicator and a failed previous page. A view that draws only
+    /// this reads ``FeedModel``'s `top`, so a page load below does not redraw it.
+    public struct Top: Equatable, Sendable {
+        /// The refresh indicator shows.
+        public var visible: Bool
+        /// Its height, in points.
+        public var height: Double
+        /// Its scale, 0.6…1 as the pull grows.
+        public var scale: Double
+        /// Its opacity, 0…1.
+        public var opacity: Double
+        /// The last page load at the top failed. Nil otherwise.
+        public var failure: Failure?
+    }
+
+    /// The part below the content: the loading row and a failed next page. A view that draws only this
+    /// reads `FeedModel`'s `bottom`, so a pull's every frame does not redraw it.
+    public struct Bottom: Equatable, Sendable {
+        /// The loading row shows (a page load is in flight).
+        public var visible: Bool
+        /// The last page load at the bottom failed: draw a Retry row (or its countdown). Nil otherwise.
+        public var failure: Failure?
+    }
+
+    /// The part above the content.
+    public var top: Top {
+        Top(visible: topVisible, height: topHeight, scale: topScale, opacity: topOpacity, failure: topFailure)
+    }
+
+    /// The part below the content.
+    public var bottom: Bottom { Bottom(visible: bottomVisible, failure: bottomFailure) }
+
+    /// The indicator made of its two parts.
+    public init(top: Top, bottom: Bottom) {
+        self.init(
+            topVisible: top.visible, topHeight: top.height, topScale: top.scale, topOpacity: top.opacity,
+            bottomVisible: bottom.visible, bottomFailure: bottom.failure, topFailure: top.failure)
     }
 }

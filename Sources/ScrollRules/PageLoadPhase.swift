@@ -1,6 +1,6 @@
 /// Where one edge's page load stands (``FeedController/loads``): nothing loading, one load in flight, its
 /// last load failed, or the feed exhausted at that edge and said so.
-public enum PageLoadPhase: Equatable, Sendable {
+package enum PageLoadPhase: Equatable, Sendable {
     /// No load in flight.
     case idle
     /// A page load is in flight.
@@ -23,7 +23,7 @@ public enum PageLoadPhase: Equatable, Sendable {
 }
 
 /// A page load in flight, with the history of its page when earlier loads of it failed.
-public struct PageLoad: Equatable, Sendable {
+package struct PageLoad: Equatable, Sendable {
     /// Earlier loads of this page that failed in a row.
     public internal(set) var failures = 0
     /// Automatic retries used for this page since a person last asked (`retryMax` bounds them).
@@ -35,7 +35,7 @@ public struct PageLoad: Equatable, Sendable {
 }
 
 /// A page whose last load failed, and what happens next under the retry policy.
-public struct LoadFailure: Equatable, Sendable {
+package struct LoadFailure: Equatable, Sendable {
     /// The loads of this page that failed in a row.
     public internal(set) var failures: Int
     /// The automatic retries used since the last time a person asked (`retryMax` bounds them).
@@ -50,7 +50,7 @@ public struct LoadFailure: Equatable, Sendable {
 }
 
 /// The retry policy's decision about a failed page.
-public enum RetryStep: Equatable, Sendable {
+package enum RetryStep: Equatable, Sendable {
     /// `manual`: a person retries (a Retry row), or the preset's own edge rule loads the page again.
     case manual
     /// `none`: nothing retries and no Retry row; the preset's own edge rule may load the page again.
@@ -72,7 +72,7 @@ public enum RetryStep: Equatable, Sendable {
 }
 
 /// An automatic retry waiting for its time.
-public struct ScheduledRetry: Equatable, Sendable {
+package struct ScheduledRetry: Equatable, Sendable {
     /// Which retry it is, 1…`retryMax`.
     public var number: Int
     /// When it is due (the caller's clock, ms).

@@ -1,6 +1,6 @@
 /// One value for each edge of the feed, reached by ``FeedEdge``: what the bottom and the top both have is
 /// one field, not a pair of fields that must be kept in step.
-public struct PerEdge<Value> {
+package struct PerEdge<Value> {
     /// The bottom edge's value (next pages).
     public var bottom: Value
     /// The top edge's value (previous pages).

@@ -1,7 +1,7 @@
 /// What a preset has and does beyond its detection formulas: every difference between presets that the
 /// controller's shared skeleton, the page (`welcome.presets`) and the lab ask about, described once per
 /// preset next to its rules.
-public struct PresetBehavior: Equatable, Hashable, Sendable {
+package struct PresetBehavior: Equatable, Hashable, Sendable {
     /// The preset has a bottom rule that loads the next page.
     public var detectsBottom = true
     /// How a pull starts a refresh; `none`: the preset has no pull rule and the page offers no Refresh.
@@ -48,7 +48,7 @@ public struct PresetBehavior: Equatable, Hashable, Sendable {
 }
 
 /// One of a preset's edge rules, as `welcome.presets[].rules` names it.
-public enum EdgeRule: String, Equatable, Sendable, CaseIterable {
+package enum EdgeRule: String, Equatable, Sendable, CaseIterable {
     /// Reaching the bottom loads the next page.
     case bottom
     /// Reaching the top loads the previous page (a two-way feed).
@@ -58,7 +58,7 @@ public enum EdgeRule: String, Equatable, Sendable, CaseIterable {
 }
 
 /// When a pull starts a refresh.
-public enum RefreshStart: String, Equatable, Sendable, CaseIterable {
+package enum RefreshStart: String, Equatable, Sendable, CaseIterable {
     /// On the release of a pull past the threshold.
     case onRelease
     /// As soon as the pull crosses the threshold, without waiting for the release.
@@ -68,7 +68,7 @@ public enum RefreshStart: String, Equatable, Sendable, CaseIterable {
 }
 
 /// The refresh indicator a preset draws at the top.
-public enum RefreshIndicator: String, Equatable, Sendable, CaseIterable {
+package enum RefreshIndicator: String, Equatable, Sendable, CaseIterable {
     /// A spinner that grows with the pull and spins while refreshing.
     case spinner
     /// A readout of the pull distance: the indicator's size is the offset past the top.
@@ -79,7 +79,7 @@ public enum RefreshIndicator: String, Equatable, Sendable, CaseIterable {
 
 extension Preset {
     /// How this preset behaves beyond its rules.
-    public var behavior: PresetBehavior {
+    package var behavior: PresetBehavior {
         switch self {
         case .customScrollView:
             PresetBehavior()

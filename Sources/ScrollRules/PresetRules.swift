@@ -1,5 +1,5 @@
 /// What a preset's rules remember from one geometry to the next.
-public struct RuleMemory: Equatable, Hashable, Sendable {
+package struct RuleMemory: Equatable, Hashable, Sendable {
     /// The bottom rule's value on the last geometry.
     public var reachedBottom = false
     /// The phase of the last geometry, to see the release.
@@ -22,7 +22,7 @@ public struct RuleMemory: Equatable, Hashable, Sendable {
 }
 
 /// What a preset's rules conclude from one geometry, before the controller's guards apply.
-public struct RuleVerdict: Equatable, Sendable {
+package struct RuleVerdict: Equatable, Sendable {
     /// The bottom rule's value (false for presets without one).
     public var reachedBottom = false
     /// The rule asks for a page load now.
@@ -47,7 +47,7 @@ extension Preset {
     /// Runs this preset's detection rules on one geometry.
     ///
     /// `refreshing` is the refresh indicator: some designs ignore or freeze the pull meanwhile.
-    public func evaluate(
+    package func evaluate(
         _ geometry: FeedGeometry, phase: FeedScrollPhase, settings: FeedSettings, refreshing: Bool,
         memory: inout RuleMemory
     ) -> RuleVerdict {

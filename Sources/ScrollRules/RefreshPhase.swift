@@ -1,5 +1,5 @@
 /// The refresh and its indicator (``FeedController/refresh``).
-public enum RefreshPhase: Equatable, Sendable {
+package enum RefreshPhase: Equatable, Sendable {
     /// No refresh, no indicator.
     case idle
     /// A refresh is in flight; `hold` is its preset's fixed indicator hold, if it has one.
@@ -32,7 +32,7 @@ public enum RefreshPhase: Equatable, Sendable {
 
 /// A preset's fixed hold of the refresh indicator (`refreshOffsetObservable`: `refreshHoldMs` after the
 /// refresh starts, whatever the refresh does).
-public enum FixedHold: Equatable, Sendable {
+package enum FixedHold: Equatable, Sendable {
     /// The preset has none: the indicator shows until the refresh lands.
     case none
     /// The hold runs until `until` (the caller's clock, ms): the indicator shows.

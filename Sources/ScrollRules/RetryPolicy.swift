@@ -34,7 +34,7 @@ public enum RetryStatus: Equatable, Sendable {
 }
 
 /// What the retry policy decides after a page load fails.
-public enum RetryDecision: Equatable, Sendable {
+package enum RetryDecision: Equatable, Sendable {
     /// Wait for a person (`manual`).
     case manual
     /// Nothing retries (`none`).
@@ -47,7 +47,7 @@ public enum RetryDecision: Equatable, Sendable {
 
 extension FeedSettings {
     /// The retry policy's decision about a page that just failed, `retries` automatic retries used so far.
-    public func retryDecision(afterRetries retries: Int) -> RetryDecision {
+    package func retryDecision(afterRetries retries: Int) -> RetryDecision {
         switch retryPolicy {
         case .manual: .manual
         case .noRetry: .noRetry

@@ -33,8 +33,9 @@
         }
     }
 
-    /// Feeds a `ScrollView`'s geometry and phase into the app's `FeedModel` and keeps the model's closures
-    /// current. iOS 18 / macOS 15: `onScrollGeometryChange` and `onScrollPhaseChange`. Before: the content's
+    /// Feeds a `ScrollView`'s geometry and phase into the app's `FeedModel` and gives it this render's
+    /// closures, kept in the modifier's own state (the model holds them weakly: a closure that captures the
+    /// view never keeps the model alive). iOS 18 / macOS 15: `onScrollGeometryChange` and `onScrollPhaseChange`. Before: the content's
     /// frame in the scroll view's coordinate space (`scrollRulesContent()` inside the `ScrollView`), the
     /// container's size, and a drag gesture for the phase.
     public struct ScrollRulesModifier: ViewModifier {
@@ -43,6 +44,8 @@
         private let loadPrevious: (@MainActor () async throws -> Bool)?
         private let refresh: (@MainActor () async throws -> Int)?
         private let onAction: (@MainActor (FeedAction) -> Void)?
+        /// The closures the model runs, owned here: the model holds them weakly.
+        @State private var actions = FeedActions()
 
         /// See `View.scrollRules(_:loadMore:loadPrevious:refresh:onAction:)`.
         public init(
@@ -59,11 +62,13 @@
 
         /// The content, observed.
         public func body(content: Content) -> some View {
-            // The closures of this render: later ones replace earlier ones (the model ignores them for observation).
-            model.loadMore = loadMore
-            model.loadPrevious = loadPrevious
-            model.refreshAction = refresh
-            model.onAction = onAction
+            // The closures of this render replace the last render's, in the modifier's state; a closure left
+            // nil here leaves the one given to the model's `init`.
+            actions.loadMore = loadMore
+            actions.loadPrevious = loadPrevious
+            actions.refresh = refresh
+            actions.onAction = onAction
+            model.attach(actions)
             let model = model
             if #available(iOS 18.0, macOS 15.0, tvOS 18.0, visionOS 2.0, watchOS 11.0, *) {
                 return AnyView(
@@ -71,9 +76,10 @@
                         .onScrollGeometryChange(for: FeedGeometry.self, of: { FeedGeometry($0) }) { _, new in
                             model.geometryChanged(new)
                         }
-                        .onScrollPhaseChange { _, new in model.phaseChanged(FeedScrollPhase(new)) })
+                        .onScrollPhaseChange { _, new in model.phaseChanged(FeedScrollPhase(new)) }
+                        .onAppear { model.appeared() })
             } else {
-                return AnyView(content.modifier(LegacyScrollObserver(model: model)))
+                return AnyView(content.modifier(LegacyScrollObserver(model: model)).onAppear { model.appeared() })
             }
         }
     }
@@ -88,9 +94,11 @@
     }
 
     /// iOS 17's geometry: a background `GeometryReader` for the container's size, the content's frame from
-    /// its preference, phases from a drag: `interacting` while a finger drags, `idle` once it lifts.
+    /// its preference, phases from a drag: `interacting` while a finger drags, `idle` once it lifts or the
+    /// system cancels it (a `@GestureState` resets either way; a drag's `onEnded` is not called on a cancel).
     struct LegacyScrollObserver: ViewModifier {
         let model: FeedModel
+        @GestureState private var dragging = false
 
         func body(content: Content) -> some View {
             content
@@ -115,9 +123,8 @@
                     }
                 }
                 .simultaneousGesture(
-                    DragGesture(minimumDistance: 0)
-                        .onChanged { _ in model.phaseChanged(.interacting) }
-                        .onEnded { _ in model.phaseChanged(.idle) })
+                    DragGesture(minimumDistance: 0).updating($dragging) { _, dragging, _ in dragging = true })
+                .onChange(of: dragging) { _, dragging in model.phaseChanged(dragging ? .interacting : .idle) }
         }
     }
 

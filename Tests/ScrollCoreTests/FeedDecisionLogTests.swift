@@ -79,9 +79,6 @@ struct FeedDecisionLogTests {
     @Test(arguments: samples)
     func theSessionLogsADecisionAsItsDescriptionSays(_ decision: FeedDecision) {
         var h = Harness(["startAt": 40])
-        if case .loadCancelled(let edge, _) = decision {
-            h.session.edges[edge].request = SimulatedRequest(token: 99, willFail: false)
-        }
         var effects: [SessionEffect] = []
         h.session.carryOut([decision], geometrySeq: nil, into: &effects)
         switch decision {

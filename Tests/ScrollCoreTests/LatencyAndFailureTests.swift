@@ -91,7 +91,7 @@ struct LatencyAndFailureTests {
             latencies.append(latency)
             #expect(
                 started.contains(
-                    .schedule(.pageLoad(h.session.edges.bottom.request!.token), afterMilliseconds: latency)))
+                    .schedule(.pageLoad(h.session.runtime.loads.bottom!), afterMilliseconds: latency)))
             #expect(h.advance(by: Int64(latency) - 1) == [])
             #expect(h.advance(by: 1).names == [.loadMoreFinished])
         }

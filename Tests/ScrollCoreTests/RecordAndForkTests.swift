@@ -69,7 +69,7 @@ struct RecordAndForkTests {
         #expect(rebuilt.state.loadingNextPage)
         #expect(
             rebuilt.pendingTimers == [
-                PendingTimer(timer: .pageLoad(rebuilt.state.edges.bottom.request!.token), due: 400)
+                PendingTimer(timer: .pageLoad(rebuilt.state.runtime.loads.bottom!), due: 400)
             ])
         #expect(
             rebuilt.decisions.map(\.entry.name) == [.sessionOpened, .reachedBottom, .loadMoreStarted])

@@ -8,7 +8,10 @@ struct CheckerTests {
     static let doubleLoader: LabReducer = { state, input, now in
         var effects = LabSession.scrollCore(&state, input, now)
         if case .input(.message(.success(.geometry))) = input, state.loadingNextPage {
-            effects.append(.schedule(.pageLoad(10_000 + state.nextToken), afterMilliseconds: 50))
+            // A second landing in the session's one timer queue, as an executor that started a load twice would.
+            let timer = TimerID.pageLoad(10_000 + state.nextToken)
+            state.runtime.schedule(timer, after: 50, now: now)
+            effects.append(.schedule(timer, afterMilliseconds: 50))
         }
         return effects
     }

@@ -5,7 +5,7 @@ import Testing
 /// by path, builds and runs on Linux and prints what the doc says it prints. A package that links only
 /// `ScrollRules` finds every symbol it needs there: no libm, no Foundation.
 struct ConsumerPackageTests {
-    static let root = DifferentialTests.root
+    static let root = repositoryRoot
 
     /// The fenced block that follows `<!-- consumer: NAME -->` in the doc.
     static func block(_ name: String, in doc: String) throws -> String {

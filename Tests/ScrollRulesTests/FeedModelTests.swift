@@ -1,3 +1,4 @@
+import Observation
 import ScrollRules
 import ScrollRulesUI
 import Testing
@@ -158,5 +159,179 @@ struct FeedModelTests {
         #expect(log.loads == 2)
         #expect(model.indicator.bottomFailure == nil)
         #expect(model.indicator == .hidden)
+    }
+
+    // MARK: SwiftUI's storage, on Linux
+
+    /// SwiftUI's `State` storage as OpenSwiftUI's `State.swift` lays it out: the view value holds the
+    /// current value (`_value`) and its location (`_location`, a `StoredLocation` class the graph's
+    /// `StatePropertyBox` owns); both keep the model alive for as long as the view value lives.
+    final class StoredLocation<Value> {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    struct StandInState<Value> {
+        var _value: Value
+        var _location: StoredLocation<Value>?
+        init(installedAt location: StoredLocation<Value>) {
+            _value = location.value
+            _location = location
+        }
+        var wrappedValue: Value { _location?.value ?? _value }
+    }
+
+    /// The documented pattern: a view whose closures capture it (and so its `@State` holding the model).
+    struct FeedScreen {
+        var _model: StandInState<FeedModel>
+        let log: Log
+        var model: FeedModel { _model.wrappedValue }
+        @MainActor func loadPage() async throws -> Bool {
+            log.loads += 1
+            return true
+        }
+    }
+
+    /// What `ScrollRulesModifier.body` does with a render's closures: into the modifier's own `@State`
+    /// (`FeedActions`), which the model holds weakly.
+    static func render(_ screen: FeedScreen, modifierState: StoredLocation<FeedActions>) {
+        modifierState.value.loadMore = { try await screen.loadPage() }
+        screen.model.attach(modifierState.value)
+    }
+
+    @Test func aViewWhoseClosuresCaptureItFreesItsModelOnceItsStorageGoes() async {
+        let log = Log()
+        weak var watched: FeedModel?
+        do {
+            // The graph's boxes: the view's `@State var model` and the modifier's `@State var actions`.
+            let modelBox = StoredLocation(
+                FeedModel(settings: FeedSettings(preset: .playground), clock: ManualFeedClock()))
+            let actionsBox = StoredLocation(FeedActions())
+            watched = modelBox.value
+            let screen = FeedScreen(_model: StandInState(installedAt: modelBox), log: log)
+            for _ in 0..<3 { Self.render(screen, modifierState: actionsBox) }
+            screen.model.geometryChanged(Self.atTheBottom)
+            await settle { log.loads == 1 && !screen.model.controller.isLoading(.bottom) }
+            #expect(log.loads == 1)
+            #expect(watched != nil)
+        }
+        // The view went: SwiftUI dropped its storage and the modifier's.
+        #expect(watched == nil)
+    }
+
+    @Test func closuresGivenToInitSurviveARenderThatGivesOthers() async {
+        let log = Log()
+        let model = FeedModel(
+            settings: FeedSettings(preset: .playground), loadMore: { true },
+            refresh: {
+                log.refreshes += 1
+                return 0
+            }, clock: ManualFeedClock())
+        #expect(model.controller.capabilities == [.loadMore, .refresh])
+        // A render gives only `loadMore` (the init's `refresh` is not wiped).
+        let actions = FeedActions(loadMore: { true })
+        model.attach(actions)
+        model.geometryChanged(Self.geometry(offset: 0))
+        #expect(model.controller.capabilities == [.loadMore, .refresh])
+        await model.refresh()
+        #expect(log.refreshes == 1)
+    }
+
+    @Test func aModelThatNeverGetsAGeometrySaysSoOnceNamingTheFix() async {
+        let clock = ManualFeedClock()
+        let model = FeedModel(settings: FeedSettings(preset: .playground), loadMore: { true }, clock: clock)
+        model.appeared()
+        await settle { clock.sleeping == 1 }
+        clock.advance(to: Int64(FeedModel.geometryGraceMs) - 1)
+        await settle()
+        #expect(model.problems.isEmpty)
+        clock.advance(to: Int64(FeedModel.geometryGraceMs))
+        await settle { !model.problems.isEmpty }
+        #expect(model.problems == [.noGeometry(afterMs: FeedModel.geometryGraceMs)])
+        #expect(model.problems.first?.description.contains("scrollRulesContent()") == true)
+        model.appeared()
+        clock.advance(to: 10_000)
+        await settle()
+        #expect(model.problems.count == 1)
+    }
+
+    @Test func aContentOfNoSizeIsAProblemToo() async {
+        let clock = ManualFeedClock()
+        let model = FeedModel(settings: FeedSettings(preset: .playground), loadMore: { true }, clock: clock)
+        model.appeared()
+        model.geometryChanged(Self.geometry(offset: 0, content: 0).withContentWidth(0))
+        await settle { clock.sleeping == 1 }
+        clock.advance(to: Int64(FeedModel.geometryGraceMs))
+        await settle { !model.problems.isEmpty }
+        #expect(model.problems == [.zeroContentSize])
+    }
+
+    @Test func refreshReturnsWhenItsCallerIsCancelledAndTheRefreshGoesOn() async {
+        var finish: CheckedContinuation<Void, Never>?
+        let model = FeedModel(
+            settings: FeedSettings(preset: .playground), loadMore: { true },
+            refresh: {
+                await withCheckedContinuation { finish = $0 }
+                return 1
+            }, clock: ManualFeedClock())
+        model.geometryChanged(Self.geometry(offset: 0))
+        let caller = Task { @MainActor in await model.refresh() }
+        await settle { finish != nil }
+        caller.cancel()
+        await caller.value
+        #expect(model.controller.isRefreshing)
+        finish?.resume()
+        await settle { !model.controller.isRefreshing }
+        #expect(!model.controller.isRefreshing)
+    }
+
+    @Test func aCancelledRetryCancelsItsWake() async {
+        let log = Log()
+        let clock = ManualFeedClock()
+        let model = FeedModel(
+            settings: FeedSettings(preset: .playground),
+            loadMore: {
+                log.loads += 1
+                if log.loads == 1 { throw Offline() }
+                return true
+            }, clock: clock, random: NoJitter())
+        model.geometryChanged(Self.atTheBottom)
+        await settle { model.indicator.bottomFailure?.next == .scheduled && clock.sleeping == 1 }
+        #expect(clock.sleeping == 1)
+        // A person retries first: the scheduled retry is cancelled, and so is its sleep.
+        model.retry()
+        await settle { clock.sleeping == 0 && !model.controller.isLoading(.bottom) }
+        #expect(clock.sleeping == 0)
+        #expect(log.loads == 2)
+    }
+
+    @Test func aPullFrameDoesNotInvalidateAViewThatReadsOnlyTheBottom() async {
+        let model = FeedModel(
+            settings: FeedSettings(preset: .playground), loadMore: { true }, refresh: { 0 }, clock: ManualFeedClock())
+        model.geometryChanged(Self.geometry(offset: 0))
+        model.phaseChanged(.interacting)
+        final class Count: @unchecked Sendable { var bottom = 0, top = 0 }
+        let count = Count()
+        withObservationTracking {
+            _ = model.bottom
+        } onChange: {
+            count.bottom += 1
+        }
+        withObservationTracking {
+            _ = model.top
+        } onChange: {
+            count.top += 1
+        }
+        model.geometryChanged(Self.geometry(offset: -30))
+        #expect(count.top == 1)
+        #expect(count.bottom == 0)
+    }
+}
+
+extension FeedGeometry {
+    fileprivate func withContentWidth(_ width: Double) -> FeedGeometry {
+        var copy = self
+        copy.contentSize.width = width
+        return copy
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import ScrollRules
 import Testing
 
 /// What docs/swiftui.md promises of the library an app links: pure Swift, every public symbol documented.
 struct PublicAPITests {
     static func sources(_ target: String) throws -> [(name: String, lines: [Substring])] {
-        let folder = DifferentialTests.root.appendingPathComponent("Sources/\(target)")
+        let folder = repositoryRoot.appendingPathComponent("Sources/\(target)")
         return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
             .sorted().map { name in
                 let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
@@ -35,5 +36,14 @@ struct PublicAPITests {
             }
         }
         #expect(undocumented.isEmpty, "\(undocumented.joined(separator: "\n"))")
+    }
+
+    @Test func theVersionIsTheChangelogsNewestAndTheDocsDependOnIt() throws {
+        let changelog = try String(contentsOf: repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }.map { String($0.dropFirst(3)) }
+        #expect(newest == ScrollRulesVersion.current)
+        let doc = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/swiftui.md"), encoding: .utf8)
+        #expect(doc.contains("from: \"\(ScrollRulesVersion.current)\")"))
+        #expect(!doc.contains("branch: \"main\""))
     }
 }

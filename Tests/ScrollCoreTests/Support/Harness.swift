@@ -1,13 +1,18 @@
+import Testing
+
 @testable import ScrollCore
 
-/// One session driven through `reduce` with a manual clock: it keeps the timers the core schedules and
-/// fires them in due order when the clock advances. Nothing here sleeps or reads a real clock.
+/// One session driven through `reduce` with a manual clock: it fires the timers of the session's one queue
+/// (its runtime's) in due order when the clock advances, and checks that the `schedule` and `cancel` effects
+/// a transport follows keep the same timers. Nothing here sleeps or reads a real clock.
 struct Harness {
     var session: SessionState
     /// The manual clock, in ms.
     private(set) var now: Int64 = 0
-    /// Timers the core asked for and has not cancelled, in the order they were scheduled.
-    private(set) var timers: [(due: Int64, id: TimerID)] = []
+    /// Timers the core asked for and has not cancelled, earliest first: the session's queue.
+    var timers: [(due: Int64, id: TimerID)] { session.pendingTimers.map { ($0.due, $0.timer) } }
+    /// The timers a transport following the effects would run.
+    private(set) var transport: Set<TimerID> = []
     /// Every event the core logged, with the clock time it was logged at.
     private(set) var logged: [(time: Int64, entry: LogEntry)] = []
     /// What `hello` produced.
@@ -27,22 +32,25 @@ struct Harness {
     /// Applies one event at the current time, keeping track of timers and logs.
     @discardableResult
     mutating func send(_ event: SessionEvent) -> [SessionEffect] {
+        // A timer that fires is gone from the transport (the session may schedule it again).
+        if case .timerFired(let id) = event { transport.remove(id) }
         let effects = session.reduce(event, now: now)
         loggedEffects += effects
         for effect in effects {
             switch effect {
-            case .schedule(let id, let delay):
-                // Like the transport: scheduling an id again replaces the earlier timer.
-                timers.removeAll { $0.id == id }
-                timers.append((now + Int64(delay), id))
+            case .schedule(let id, _):
+                transport.insert(id)
             case .cancel(let id):
-                timers.removeAll { $0.id == id }
+                transport.remove(id)
             case .log(let entry):
                 logged.append((now, entry))
             case .send:
                 break
             }
         }
+        // One the queue dropped without a `cancel` would fire late on a server and be ignored, but it is a
+        // bookkeeping slip.
+        #expect(transport == Set(session.pendingTimers.map(\.timer)), "the transport's timers and the queue differ")
         return effects
     }
 
@@ -75,12 +83,9 @@ struct Harness {
     mutating func advance(by milliseconds: Int64) -> [SessionEffect] {
         let target = now + milliseconds
         var effects: [SessionEffect] = []
-        while let next = timers.enumerated().filter({ $0.element.due <= target }).min(by: {
-            $0.element.due < $1.element.due
-        }) {
-            timers.remove(at: next.offset)
-            now = next.element.due
-            effects += send(.timerFired(next.element.id))
+        while let next = session.nextTimer, next.due <= target {
+            now = next.due
+            effects += send(.timerFired(next.id))
         }
         now = target
         return effects

@@ -95,3 +95,17 @@ open class URLSessionWebSocketTask: URLSessionTask, @unchecked Sendable {
 
 /// https://developer.apple.com/documentation/foundation/data
 public struct Data: Sendable {}
+
+/// https://developer.apple.com/documentation/foundation/timeinterval (`typealias TimeInterval = Double`)
+public typealias TimeInterval = Double
+
+/// https://developer.apple.com/documentation/foundation/date (`struct Date`; `static var now: Date { get }`,
+/// iOS 15)
+public struct Date: Hashable, Sendable {
+    public var timeIntervalSinceReferenceDate: TimeInterval
+    public init(timeIntervalSinceReferenceDate: TimeInterval) {
+        self.timeIntervalSinceReferenceDate = timeIntervalSinceReferenceDate
+    }
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    public static var now: Date { Date(timeIntervalSinceReferenceDate: 0) }
+}

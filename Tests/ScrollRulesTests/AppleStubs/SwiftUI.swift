@@ -391,3 +391,85 @@ extension View {
         of value: V, initial: Bool = false, _ action: @escaping (V, V) -> Void
     ) -> some View { _StubView() }
 }
+
+/// https://developer.apple.com/documentation/swiftui/transaction (iOS 13)
+@frozen public struct Transaction {
+    public init() {}
+}
+
+/// https://developer.apple.com/documentation/swiftui/gesturestate (`@propertyWrapper @frozen struct
+/// GestureState<Value>`, iOS 13): resets to its initial value when the gesture ends or is cancelled.
+@propertyWrapper @frozen public struct GestureState<Value>: DynamicProperty {
+    private let initial: Value
+    /// https://developer.apple.com/documentation/swiftui/gesturestate/init(wrappedvalue:)
+    public init(wrappedValue: Value) { initial = wrappedValue }
+    /// https://developer.apple.com/documentation/swiftui/gesturestate/wrappedvalue (`var wrappedValue: Value { get }`)
+    public var wrappedValue: Value { initial }
+    /// https://developer.apple.com/documentation/swiftui/gesturestate/projectedvalue
+    /// (`var projectedValue: GestureState<Value> { get }`)
+    public var projectedValue: GestureState<Value> { self }
+}
+
+/// https://developer.apple.com/documentation/swiftui/gesturestategesture (`@frozen nonisolated struct
+/// GestureStateGesture<Base, State> where Base : Gesture`, iOS 13)
+@frozen public struct GestureStateGesture<Base: Gesture, State>: Gesture {
+    public typealias Value = Base.Value
+}
+
+extension Gesture {
+    /// https://developer.apple.com/documentation/swiftui/gesture/updating(_:body:) (`@MainActor @preconcurrency
+    /// func updating<State>(_ state: GestureState<State>, body: @escaping (Self.Value, inout State, inout
+    /// Transaction) -> Void) -> GestureStateGesture<Self, State>`, iOS 13)
+    @MainActor @preconcurrency public func updating<State>(
+        _ state: GestureState<State>, body: @escaping (Self.Value, inout State, inout Transaction) -> Void
+    ) -> GestureStateGesture<Self, State> { GestureStateGesture() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/timelineschedule (`protocol TimelineSchedule`, iOS 15)
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+public protocol TimelineSchedule {
+    associatedtype Entries: Sequence where Self.Entries.Element == Date
+    /// https://developer.apple.com/documentation/swiftui/timelineschedule/entries(from:mode:)
+    func entries(from startDate: Date, mode: TimelineScheduleMode) -> Self.Entries
+}
+
+/// https://developer.apple.com/documentation/swiftui/timelineschedulemode (iOS 15)
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+public enum TimelineScheduleMode: Sendable {
+    case normal, lowFrequency
+}
+
+/// https://developer.apple.com/documentation/swiftui/periodictimelineschedule (iOS 15)
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+public struct PeriodicTimelineSchedule: TimelineSchedule, Sendable {
+    /// https://developer.apple.com/documentation/swiftui/periodictimelineschedule/init(from:by:)
+    public init(from startDate: Date, by interval: TimeInterval) {}
+    public func entries(from startDate: Date, mode: TimelineScheduleMode) -> [Date] { [] }
+}
+
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+extension TimelineSchedule where Self == PeriodicTimelineSchedule {
+    /// https://developer.apple.com/documentation/swiftui/timelineschedule/periodic(from:by:)
+    /// (`static func periodic(from startDate: Date, by interval: TimeInterval) -> PeriodicTimelineSchedule`)
+    public static func periodic(from startDate: Date, by interval: TimeInterval) -> PeriodicTimelineSchedule {
+        PeriodicTimelineSchedule(from: startDate, by: interval)
+    }
+}
+
+/// https://developer.apple.com/documentation/swiftui/timelineviewdefaultcontext (iOS 15: `TimelineView.Context`
+/// with `date` and `cadence`)
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+public struct TimelineViewDefaultContext {
+    public let date: Date
+}
+
+/// https://developer.apple.com/documentation/swiftui/timelineview (`struct TimelineView<Schedule, Content>
+/// where Schedule : TimelineSchedule`; `init(_ schedule: Schedule, @ViewBuilder content: @escaping
+/// (TimelineViewDefaultContext) -> Content)`, iOS 15)
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+public struct TimelineView<Schedule: TimelineSchedule, Content>: View {
+    public var body: Never { fatalError() }
+    nonisolated public init(
+        _ schedule: Schedule, @ViewBuilder content: @escaping (TimelineViewDefaultContext) -> Content
+    ) where Content: View {}
+}

@@ -29,7 +29,7 @@ struct AppleTargetTests {
             let bin = URL(fileURLWithPath: String(folder))
             guard FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent("swift-frontend").path)
             else { continue }
-            let version = (try? ConsumerPackageTests.run(["swiftc", "--version"], in: root).output) ?? ""
+            let version = (try? Self.run(["swiftc", "--version"], in: root).output) ?? ""
             return (bin, version.split(separator: "\n").first.map(String.init) ?? "unknown")
         }
         return nil
@@ -76,7 +76,7 @@ struct AppleTargetTests {
             .replacingOccurrences(of: " -O ", with: " -Onone ")
             let interface = folder.appendingPathComponent("\(module).swiftinterface")
             try text.write(to: interface, atomically: true, encoding: .utf8)
-            let result = try ConsumerPackageTests.run(
+            let result = try Self.run(
                 niced([
                     "swift-frontend", "-compile-module-from-interface", interface.path, "-module-name", module,
                     "-parse-stdlib", "-target", platform, "-I", folder.path, "-disable-availability-checking",
@@ -96,7 +96,7 @@ struct AppleTargetTests {
     static func emit(
         _ name: String, _ files: [URL], target: String, in folder: URL, stdlib: URL, main: Bool = false
     ) throws -> (status: Int32, output: String) {
-        try ConsumerPackageTests.run(
+        try Self.run(
             niced(
                 ["swiftc", "-emit-module", "-target", target, "-swift-version", "6", "-strict-concurrency=complete"]
                     + (main ? [] : ["-parse-as-library"])
@@ -284,5 +284,20 @@ struct AppleTargetTests {
             outcomes[0].output.contains("'ScrollPhase' is only available in iOS 18.0 or newer"), "\(outcomes[0].output)"
         )
         #expect(outcomes[1].status == 0, "\(outcomes[1].output)")
+    }
+
+    /// Runs a command (found on PATH) in `folder`, returning its exit status and its output, stderr merged.
+    static func run(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

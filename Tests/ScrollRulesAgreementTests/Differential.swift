@@ -105,11 +105,11 @@ struct Differential {
         switch timer {
         case .pageLoad(let token), .previousLoad(let token):
             let edge: FeedEdge = timer == .pageLoad(token) ? .bottom : .top
-            guard before.edges[edge].request?.token == token else { return [] }
+            guard before.runtime.loads[edge] == token else { return [] }
             if logged(edge.events.failed) != nil { return [.loadFailed(edge)] }
             return [.loadFinished(edge, hasMore: after.hasItems(beyond: edge), shown: true)]
         case .refresh(let token):
-            guard before.refreshRequest?.token == token else { return [] }
+            guard before.runtime.refresh == token else { return [] }
             guard let finished = logged(.refreshFinished) else { return [.refreshFailed] }
             // Items the page shows: all added, fewer when a window held some back, none when it held all.
             let shown = finished.data["shown"]
@@ -122,7 +122,7 @@ struct Differential {
             return shown ? [.itemsArrived] : []
         case .jump:
             // The jump dropped the loads in flight; the app cancels its own.
-            return FeedEdge.allCases.filter { before.edges[$0].request != nil && after.edges[$0].request == nil }
+            return FeedEdge.allCases.filter { before.runtime.loads[$0] != nil && after.runtime.loads[$0] == nil }
                 .map { .loadCancelled($0) }
         case .originFlush:
             return []
