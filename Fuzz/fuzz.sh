@@ -9,7 +9,7 @@
 #                               fork's rebuild), then fuzz it for SECONDS (default 30), seeded with
 #                               Examples/traces/*.jsonl whole; its saved crashes live in Fuzz/TraceRegressions
 #
-# The target is compiled outside SwiftPM: Sources/ScrollCore/*.swift and Fuzz/ScrollCoreFuzz.swift become
+# The target is compiled outside SwiftPM: every .swift under Sources/ScrollCore and Fuzz/ScrollCoreFuzz.swift become
 # one module. The working corpus lives in .build/fuzz/corpus, seeded from Fuzz/Seeds, Fuzz/Regressions
 # and, when present, the input messages of Examples/traces/*.jsonl. Crashing inputs land in
 # .build/fuzz/artifacts; copy one to Fuzz/Regressions once its bug is fixed.
@@ -27,7 +27,7 @@ TRACE_BIN=$OUT/trace-fuzz
 compile() {
     local binary=$1 entry=$2 newest sources
     mkdir -p "$OUT"
-    sources=(Sources/ScrollRules/*.swift $(ls Sources/ScrollCore/*.swift | grep -v '/ScrollRules+Export.swift$'))
+    sources=($(find Sources/ScrollRules Sources/ScrollCore -name '*.swift' ! -name 'ScrollRules+Export.swift' | sort))
     newest=$(ls -t "${sources[@]}" "$entry" | head -n 1)
     if [[ -x "$binary" && "$binary" -nt "$newest" && "$binary" -nt Fuzz/fuzz.sh ]]; then return; fi
     echo "fuzz: compiling $binary"

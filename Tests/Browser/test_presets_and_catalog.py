@@ -31,7 +31,7 @@ def swift_cases(path: str, enum: str) -> list[str]:
 
 
 def test_every_event_kind_has_a_category_a_colour_and_a_filter_option(start_server, open_page):
-    names = swift_cases("Sources/ScrollCore/ServerMessage.swift", "EventName")
+    names = swift_cases("Sources/ScrollCore/Wire/ServerMessage.swift", "EventName")
     assert len(names) >= 52 and "anchorKept" in names and "jumpSettled" in names
     server = start_server(preset="playground")
     page, probe = open_page(server)
