@@ -2,8 +2,8 @@
     import Glibc
 #endif
 
-/// libFuzzer entry point over ScrollCore, compiled together with `Sources/ScrollCore/*.swift` into one
-/// module by `Fuzz/fuzz.sh` (outside SwiftPM, which cannot link a `-sanitize=fuzzer` target).
+/// libFuzzer entry point over ScrollCore, compiled together with every `.swift` under `Sources/ScrollCore`
+/// into one module by `Fuzz/fuzz.sh` (outside SwiftPM, which cannot link a `-sanitize=fuzzer` target).
 ///
 /// Every input is used twice:
 /// 1. as one text frame for ``ClientMessage/decode(_:)``, checking that the geometry fast paths (the

@@ -3,7 +3,7 @@
 #endif
 
 /// libFuzzer entry point over the trace reader and a fork's rebuild, compiled together with
-/// `Sources/ScrollCore/*.swift` into one module by `Fuzz/fuzz.sh trace` (a second binary beside
+/// every `.swift` under `Sources/ScrollCore` into one module by `Fuzz/fuzz.sh trace` (a second binary beside
 /// `ScrollCoreFuzz.swift`'s decoder and reducer target). A fork's parent is whatever a client uploads, so every
 /// input is read as a trace the way the server reads one:
 /// 1. `Trace.parse` must answer (a trace or an error naming a line), never trap;

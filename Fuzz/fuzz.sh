@@ -13,7 +13,7 @@
 #                               SECONDS (default 30), seeded with each example trace under a few settings; its
 #                               saved crashes live in Fuzz/HandRegressions
 #
-# The target is compiled outside SwiftPM: Sources/ScrollCore/*.swift and Fuzz/ScrollCoreFuzz.swift become
+# The target is compiled outside SwiftPM: every .swift under Sources/ScrollCore and Fuzz/ScrollCoreFuzz.swift become
 # one module. The working corpus lives in .build/fuzz/corpus, seeded from Fuzz/Seeds, Fuzz/Regressions
 # and, when present, the input messages of Examples/traces/*.jsonl. Crashing inputs land in
 # .build/fuzz/artifacts; copy one to Fuzz/Regressions once its bug is fixed.
@@ -34,7 +34,7 @@ compile() {
     local binary=$1 entry=$2 newest sources
     shift 2
     mkdir -p "$OUT"
-    sources=(Sources/ScrollRules/*.swift $(ls Sources/ScrollCore/*.swift | grep -v '/ScrollRules+Export.swift$'))
+    sources=($(find Sources/ScrollRules Sources/ScrollCore -name '*.swift' ! -name 'ScrollRules+Export.swift' | sort))
     newest=$(ls -t "${sources[@]}" "$entry" | head -n 1)
     if [[ -x "$binary" && "$binary" -nt "$newest" && "$binary" -nt Fuzz/fuzz.sh ]]; then return; fi
     echo "fuzz: compiling $binary"

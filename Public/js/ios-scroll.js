@@ -1,4 +1,4 @@
-// The iOS scroll model, the same as Sources/ScrollCore/IOSScrollModel.swift line for line (a test runs both
+// The iOS scroll model, the same as Sources/ScrollCore/Physics/IOSScrollModel.swift line for line (a test runs both
 // on the same inputs in chromium and requires the same trajectory within 0.01 pt a frame).
 //
 // A finger drags the content (with the rubber band past either end), a release coasts with momentum that
