@@ -10,42 +10,6 @@ import Synchronization
 ///
 /// Confined to the service thread: the server calls it there, with the `WebServerLoop` it acts through.
 final class SessionHost: WebServerDelegate {
-    /// One session and what the transport holds for it.
-    final class Hosted {
-        let id: SessionID
-        var state: SessionState
-        var connection: ConnectionID?
-        var timers: [TimerID: TimerHandle] = [:]
-        var graceTimer: TimerHandle?
-        /// When its page went away (host clock); the held session waiting longest is evicted first.
-        var disconnectedAt: Int64?
-        /// The client address of the page that holds it (or last held it), for the per-address share of
-        /// `--max-sessions` (SessionHost+Admission).
-        var peer = "unknown"
-        let since: String
-        var trace: TraceFile?
-        /// Paces its geometry (`--max-geometry-rate`); set when the session opens.
-        var geometryPacer = GeometryPacer<HeldGeometry>(ratePerSecond: 240)
-        /// The host's milliseconds minus the session's: 0, except for a fork, whose clock continues its
-        /// parent trace's (SessionHost+Fork).
-        var clockOffset: Int64 = 0
-        /// Why the session has no trace, if the log folder could not take one when it opened.
-        var notRecorded: String?
-        /// What it counts in `--max-held-bytes` while it waits to be resumed (SessionHost+MemoryBudget); 0
-        /// while its page is connected.
-        var heldBytes = 0
-
-        /// The session's time (milliseconds, what its core and trace see) for a clock reading (nanoseconds).
-        func time(_ reading: Int64) -> Int64 { reading / 1_000_000 - clockOffset }
-
-        init(id: SessionID, state: SessionState, since: String, trace: TraceFile?) {
-            self.id = id
-            self.state = state
-            self.since = since
-            self.trace = trace
-        }
-    }
-
     let options: PlaygroundOptions
     let log: EventLog
     /// The log folder's cap (`--max-log-bytes`); nil when there is no folder or no cap.
@@ -58,36 +22,6 @@ final class SessionHost: WebServerDelegate {
     /// Jumps a connection may send in one second; more are refused (`rate_limited`), and count as refused
     /// messages, so a flood of them closes the connection like any other.
     static let maxJumpsPerSecond = 20
-
-    /// What the host knows of an open WebSocket.
-    struct Link {
-        /// The session it said hello for; nil until then. Kept as the hosted session itself, so a message
-        /// finds its session with one lookup: a link holds a session only while the session is in `sessions`
-        /// with this connection (`forget` drops only sessions without one).
-        var hosted: Hosted?
-        /// The id of the session it said hello for; nil until then.
-        var session: SessionID? { hosted?.id }
-        /// Closes the connection if hello does not come in time.
-        var helloTimer: TimerHandle?
-        var refusals = RefusalWindow()
-        var jumps = RefusalWindow()
-        /// The `hello` of a fork being rebuilt (SessionHost+Fork); its page waits for the `welcome`.
-        var forking: Hello? {
-            get { forkingHello?.hello }
-            set { forkingHello = newValue.map(ForkingHello.init) }
-        }
-        /// `forking`, boxed: every message copies its link out of `links`, and a `Hello` is most of a link.
-        private var forkingHello: ForkingHello?
-    }
-
-    /// A fork's `hello`, shared by the copies of its link (never changed: a new one replaces it).
-    final class ForkingHello {
-        let hello: Hello
-
-        init(_ hello: Hello) {
-            self.hello = hello
-        }
-    }
 
     /// The host's one clock: monotonic nanoseconds, read once per input. The core and the trace see it in
     /// milliseconds, the geometry pace in nanoseconds.
@@ -116,10 +50,10 @@ final class SessionHost: WebServerDelegate {
     /// Runs a `tryHand` off the service thread, then ``handTried(_:on:loop:)`` on it (set by
     /// PlaygroundServer); nil runs it in place.
     var tryHandOffLoop: ((ConnectionID, @escaping @Sendable () -> Result<JSONValue, ProtocolError>) -> Void)?
-    /// `tryHand` trials queued or running, with the trace each holds (SessionHost+HandTrial). A running trial
-    /// whose page went still counts until it returns (within a simulated frame).
     /// Whether a ``scheduleMemoryReturn(loop:)`` is pending.
     var memoryReturnPending = false
+    /// `tryHand` trials queued or running, with the trace each holds (SessionHost+HandTrial). A running trial
+    /// whose page went still counts until it returns (within a simulated frame).
     var handTrialQueue = HandTrialQueue(
         capacity: SessionHost.maxHandTrialsInProgress, perPeer: SessionHost.maxHandTrialsPerPeer)
 
@@ -611,34 +545,6 @@ final class SessionHost: WebServerDelegate {
             let hex = String(value, radix: 16)
             return String(repeating: "0", count: 16 - hex.count) + hex
         }.joined()
-    }
-}
-
-/// A connection's refused messages in the current second.
-struct RefusalWindow {
-    private var start: Int64?
-    private var count = 0
-
-    /// Counts one refusal at `time` (milliseconds); true for the first one past `limit` in its second (with
-    /// `past`: for every one past it).
-    mutating func count(at time: Int64, limit: Int, past: Bool = false) -> Bool {
-        if let start, time - start < 1000 {
-            count += 1
-        } else {
-            start = time
-            count = 1
-        }
-        return past ? count > limit : count == limit + 1
-    }
-}
-
-extension ErrorCode {
-    /// Whether the code answers a message the client got wrong (the server's own notices do not count).
-    var isRefusal: Bool {
-        switch self {
-        case .badJSON, .badMessage, .unknownType, .notReady, .tooLarge, .unknownItem: true
-        case .rateLimited, .tooManyErrors, .serverFull: false
-        }
     }
 }
 
