@@ -184,6 +184,8 @@ struct AppleTargetTests {
         }
         let stubs = root.appendingPathComponent("Tests/ScrollRulesTests/AppleStubs")
         try check("Foundation", [stubs.appendingPathComponent("Foundation.swift")])
+        // UIKit exists on iOS only: the library's UIKit code (iOS 17's scroll view probe) compiles there.
+        if target.contains("-ios") { try check("UIKit", [stubs.appendingPathComponent("UIKit.swift")]) }
         try check("SwiftUI", [stubs.appendingPathComponent("SwiftUI.swift")])
         try check("ScrollRules", sources("Sources/ScrollRules"))
         try check("ScrollRulesUI", sources("Sources/ScrollRulesUI"))

@@ -473,3 +473,56 @@ public struct TimelineView<Schedule: TimelineSchedule, Content>: View {
         _ schedule: Schedule, @ViewBuilder content: @escaping (TimelineViewDefaultContext) -> Content
     ) where Content: View {}
 }
+
+/// https://developer.apple.com/documentation/swiftui/environmentkey (`protocol EnvironmentKey`, iOS 13)
+public protocol EnvironmentKey {
+    associatedtype Value
+    static var defaultValue: Self.Value { get }
+}
+
+/// https://developer.apple.com/documentation/swiftui/environmentvalues (`struct EnvironmentValues`,
+/// `subscript<K>(key: K.Type) -> K.Value where K : EnvironmentKey`, iOS 13)
+public struct EnvironmentValues {
+    public subscript<K: EnvironmentKey>(key: K.Type) -> K.Value {
+        get { K.defaultValue }
+        set {}
+    }
+}
+
+/// https://developer.apple.com/documentation/swiftui/environment (`@frozen @propertyWrapper struct
+/// Environment<Value>`; `init(_ keyPath: KeyPath<EnvironmentValues, Value>)`, iOS 13)
+@frozen @propertyWrapper public struct Environment<Value>: DynamicProperty {
+    private let keyPath: KeyPath<EnvironmentValues, Value>
+    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) { self.keyPath = keyPath }
+    public var wrappedValue: Value { EnvironmentValues()[keyPath: keyPath] }
+}
+
+extension View {
+    /// https://developer.apple.com/documentation/swiftui/view/environment(_:_:) (`nonisolated func
+    /// environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> some View`, iOS 13)
+    nonisolated public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> some View {
+        _StubView()
+    }
+}
+
+#if canImport(UIKit)
+    import UIKit
+
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext (iOS 13)
+    @MainActor @preconcurrency public struct UIViewRepresentableContext<Representable: UIViewRepresentable> {}
+
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable (`@MainActor @preconcurrency
+    /// protocol UIViewRepresentable : View where Self.Body == Never`, iOS 13)
+    @MainActor @preconcurrency public protocol UIViewRepresentable: View where Self.Body == Never {
+        associatedtype UIViewType: UIView
+        typealias Context = UIViewRepresentableContext<Self>
+        /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makeuiview(context:)
+        @MainActor @preconcurrency func makeUIView(context: Self.Context) -> Self.UIViewType
+        /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/updateuiview(_:context:)
+        @MainActor @preconcurrency func updateUIView(_ uiView: Self.UIViewType, context: Self.Context)
+    }
+
+    extension UIViewRepresentable where Self.Body == Never {
+        public var body: Never { fatalError() }
+    }
+#endif
