@@ -178,7 +178,8 @@ private struct Runner {
             return .hello(hello)
         case .config(let fields):
             return .config(fields.filter { overrides[$0.key] == nil })
-        default:
+        case .geometry, .refresh, .loadMore, .loadPrevious, .reset, .jump, .ping:
+            // Settings travel only in `hello` and `config`.
             return message
         }
     }
