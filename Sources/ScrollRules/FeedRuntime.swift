@@ -125,6 +125,14 @@ package struct FeedRuntime<Timer: FeedTimerKey>: Equatable, Sendable {
     package mutating func decide<Generator: RandomNumberGenerator>(
         _ event: FeedEvent, now: Int64, using generator: inout Generator
     ) -> [FeedDecision] {
+        end(by: event)
+        return controller.decide(event, now: now, using: &generator)
+    }
+
+    /// The work `event` ends is no longer in flight. (``decide(_:now:using:)`` is this, then the controller's
+    /// `decide`; a caller that asks the controller itself, the session on every geometry, calls the two: the
+    /// runtime's generic `decide` would run unspecialized across the module boundary.)
+    package mutating func end(by event: FeedEvent) {
         switch event {
         case .loadFinished(let edge, _, _), .loadFailed(let edge), .loadCancelled(let edge):
             drop(.load(edge))
@@ -136,7 +144,6 @@ package struct FeedRuntime<Timer: FeedTimerKey>: Equatable, Sendable {
             .settingsChanged, .reset:
             break
         }
-        return controller.decide(event, now: now, using: &generator)
     }
 
     /// The executor's work ended without the controller's word (a jump dropped the loads): forgets its ticket

@@ -53,6 +53,8 @@ public final class FeedModel {
     public static let geometryGraceMs = 3000
 
     @ObservationIgnored private weak var attached: FeedActions?
+    /// iOS 17's probe reads the `UIScrollView` itself: the content-frame measurement and the drag are ignored.
+    @ObservationIgnored var readsScrollView = false
     @ObservationIgnored private var random: any RandomNumberGenerator
     @ObservationIgnored private var geometry: FeedGeometry?
     @ObservationIgnored private var phase = FeedScrollPhase.idle
@@ -198,12 +200,14 @@ public final class FeedModel {
     /// the visible top-left, so a content scrolled down 300 pt has `origin.y == -300`). The offset and sizes
     /// become a geometry with no insets once the container's size is known too.
     public func contentFrameChanged(origin: ScrollPoint, size: ScrollSize) {
+        guard !readsScrollView else { return }
         legacyContent = (origin, size)
         measured()
     }
 
     /// iOS 17's geometry source: the scroll view's own size.
     public func containerSizeChanged(_ size: ScrollSize) {
+        guard !readsScrollView else { return }
         legacyContainer = size
         measured()
     }

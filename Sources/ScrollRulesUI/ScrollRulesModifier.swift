@@ -79,7 +79,10 @@
                         .onScrollPhaseChange { _, new in model.phaseChanged(FeedScrollPhase(new)) }
                         .onAppear { model.appeared() })
             } else {
-                return AnyView(content.modifier(LegacyScrollObserver(model: model)).onAppear { model.appeared() })
+                return AnyView(
+                    content.modifier(LegacyScrollObserver(model: model)).onAppear { model.appeared() }
+                        // iOS 17: the probe inside the content (`scrollRulesContent()`) reads the scroll view.
+                        .environment(\.scrollRulesModel, model))
             }
         }
     }
@@ -123,8 +126,11 @@
                     }
                 }
                 .simultaneousGesture(
-                    DragGesture(minimumDistance: 0).updating($dragging) { _, dragging, _ in dragging = true })
-                .onChange(of: dragging) { _, dragging in model.phaseChanged(dragging ? .interacting : .idle) }
+                    DragGesture(minimumDistance: 0).updating($dragging) { _, dragging, _ in dragging = true }
+                )
+                .onChange(of: dragging) { _, dragging in
+                    if !model.readsScrollView { model.phaseChanged(dragging ? .interacting : .idle) }
+                }
         }
     }
 
@@ -160,7 +166,25 @@
                 GeometryReader { proxy in
                     Color.clear.preference(
                         key: ScrollRulesContentFrame.self, value: proxy.frame(in: .named(scrollRulesSpace)))
-                })
+                }
+            )
+            #if canImport(UIKit)
+                // iOS 17: reads the enclosing UIScrollView itself (the frame above is the fallback).
+                .background(ScrollViewProbe())
+            #endif
+        }
+    }
+
+    /// The model an enclosing `scrollRules` gives its scroll view's content, for iOS 17's probe.
+    struct ScrollRulesModelKey: EnvironmentKey {
+        static let defaultValue: FeedModel? = nil
+    }
+
+    extension EnvironmentValues {
+        /// The model of the enclosing `scrollRules` (set on iOS 17 only: iOS 18 reads the scroll view itself).
+        var scrollRulesModel: FeedModel? {
+            get { self[ScrollRulesModelKey.self] }
+            set { self[ScrollRulesModelKey.self] = newValue }
         }
     }
 #endif

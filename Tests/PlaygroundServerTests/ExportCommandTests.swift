@@ -20,7 +20,8 @@ struct ExportCommandTests {
             "--set", "bottomThreshold=1500", "--set", "pullThreshold=68", "--set", "retryPolicy=none", "--set",
             "loadLatencyMs=300",
         ])
-        #expect(text.contains(".package(url: \"\(ExportCommand.packageURL)\", from: \"\(ScrollRulesVersion.current)\")"))
+        #expect(
+            text.contains(".package(url: \"\(ExportCommand.packageURL)\", from: \"\(ScrollRulesVersion.current)\")"))
         #expect(text.contains("import ScrollRules\n"))
         #expect(text.contains("import ScrollRulesUI\n"))
         let settings = text.split(separator: "\n").filter { $0.contains("settings.") }.map {

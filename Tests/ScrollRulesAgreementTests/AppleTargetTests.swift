@@ -184,6 +184,8 @@ struct AppleTargetTests {
         }
         let stubs = root.appendingPathComponent("Tests/ScrollRulesTests/AppleStubs")
         try check("Foundation", [stubs.appendingPathComponent("Foundation.swift")])
+        // UIKit exists on iOS only: the library's UIKit code (iOS 17's scroll view probe) compiles there.
+        if target.contains("-ios") { try check("UIKit", [stubs.appendingPathComponent("UIKit.swift")]) }
         try check("SwiftUI", [stubs.appendingPathComponent("SwiftUI.swift")])
         try check("ScrollRules", sources("Sources/ScrollRules"))
         try check("ScrollRulesUI", sources("Sources/ScrollRulesUI"))
@@ -194,6 +196,8 @@ struct AppleTargetTests {
             try check(name, [file], main: main)
             if main { try FileManager.default.removeItem(at: file) }
         }
+        // The example app (`Examples/FeedApp.swiftpm`): its sources as one module, on iOS (its only platform).
+        if target.contains("-ios") { try check("AppModule", sources("Examples/FeedApp.swiftpm/App")) }
         for preset in Preset.allCases {
             let file = folder.appendingPathComponent("Snippet_\(preset.rawValue).swift")
             try snippet(preset).write(to: file, atomically: true, encoding: .utf8)
@@ -201,7 +205,8 @@ struct AppleTargetTests {
         }
         let summary =
             "\(target): ScrollRules, ScrollRulesUI, \(blocks.count) docs/swiftui.md blocks (\(skipped) Package.swift "
-            + "fragment skipped), \(Preset.allCases.count) export snippets: \(failures.isEmpty ? "compiled" : "\(failures.count) failed")"
+            + (target.contains("-ios") ? "fragment skipped), the example app, " : "fragment skipped), ")
+            + "\(Preset.allCases.count) export snippets: \(failures.isEmpty ? "compiled" : "\(failures.count) failed")"
         return (failures, summary)
     }
 

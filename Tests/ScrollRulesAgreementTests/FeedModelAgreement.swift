@@ -168,9 +168,14 @@ struct FeedModelAgreement {
         var got: [Timed] = []
         var seq: Int?
         var decided: [FeedWork: Int] = [:]
-        /// Lets the model's tasks run until `done` holds (they need a few turns of the main actor, not time).
-        func settle(_ done: () -> Bool) async {
-            for _ in 0..<1000 where !done() { await Task.yield() }
+        /// Lets the model's tasks run until `done` holds: they need a few turns of the main actor, not time, but
+        /// other suites share the main actor, so the bound is generous and reaching it is a failure.
+        func settle(_ done: () -> Bool, _ what: String) async {
+            for _ in 0..<200_000 {
+                if done() { return }
+                await Task.yield()
+            }
+            Issue.record("the model did not settle (\(what))")
         }
         func alarmsRan() -> Bool {
             guard let model else { return true }
@@ -180,15 +185,17 @@ struct FeedModelAgreement {
         func end(_ done: FeedWork, with value: Int?) async {
             guard let model, let ticket = model.runtime.ticket(of: done) else { return }
             // The closure's task may not have been called yet.
-            await settle { work.started[done, default: 0] == decided[done, default: 0] && work.latest(done) != nil }
+            await settle(
+                { work.started[done, default: 0] == decided[done, default: 0] && work.latest(done) != nil },
+                "\(done) called")
             guard let call = work.latest(done) else { return }
             if let value { work.end(call, returning: value) } else { work.end(call, throwing: Work.Dropped()) }
-            await settle { model.runtime.ticket(of: done) != ticket }
+            await settle({ model.runtime.ticket(of: done) != ticket }, "\(done) reported")
         }
         for recorded in steps {
             draws.values = drawingJitter ? recorded.draws : []
             clock.advance(to: recorded.t)
-            await settle(alarmsRan)
+            await settle(alarmsRan, "alarm at \(recorded.t)")
             switch recorded.step {
             case .open(let settings, let hasMore, let hasPrevious):
                 let opened = FeedModel(

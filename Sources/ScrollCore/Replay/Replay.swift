@@ -118,9 +118,11 @@ private struct Runner {
                 let decoded = Result { () throws(ProtocolError) in try ClientMessage.decode(text) }.map(applyOverrides)
                 handle(.message(decoded), at: t)
             case .timer(let t, let timer):
-                // The session's runtime holds the one timer queue: a recorded timer it is not waiting for
-                // (under overrides, they all differ) does nothing.
-                guard followsRecordedTimers else { continue }
+                // The session's runtime holds the one timer queue: a recorded timer it is not waiting for is
+                // skipped, as before (under overrides the timers differ, and fire when due instead).
+                guard followsRecordedTimers, state.runtime.timers.contains(timer) else {
+                    continue
+                }
                 apply(state.reduce(.timerFired(timer), now: t), at: t)
             case .violation(let t, let kind):
                 fireDue(before: t)
@@ -178,7 +180,8 @@ private struct Runner {
             return .hello(hello)
         case .config(let fields):
             return .config(fields.filter { overrides[$0.key] == nil })
-        default:
+        case .geometry, .refresh, .loadMore, .loadPrevious, .reset, .jump, .ping:
+            // Settings travel only in `hello` and `config`.
             return message
         }
     }

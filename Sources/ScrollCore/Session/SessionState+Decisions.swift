@@ -6,7 +6,8 @@ extension SessionState {
     /// session's generator, between its latency and failure draws, so a replay draws the same.
     mutating func ask(_ event: FeedEvent) -> [FeedDecision] {
         runtime.controller.feedChanged(hasMore: hasMore, hasPrevious: hasPrevious)
-        return runtime.decide(event, now: now, using: &generator)
+        runtime.end(by: event)
+        return runtime.controller.decide(event, now: now, using: &generator)
     }
 
     /// Carries out the controller's decisions, in order: the runtime turns each into a step (its one switch

@@ -109,3 +109,50 @@ public struct Date: Hashable, Sendable {
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public static var now: Date { Date(timeIntervalSinceReferenceDate: 0) }
 }
+
+/// https://developer.apple.com/documentation/objectivec/nsobject-swift.class (`class NSObject`; here a plain
+/// Swift class: nothing is sent to the Objective-C runtime in a compile-only check)
+open class NSObject {
+    public init() {}
+}
+
+/// https://developer.apple.com/documentation/foundation/nskeyvalueobservingoptions
+public struct NSKeyValueObservingOptions: OptionSet, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static let new = NSKeyValueObservingOptions(rawValue: 1)
+    public static let old = NSKeyValueObservingOptions(rawValue: 2)
+    public static let initial = NSKeyValueObservingOptions(rawValue: 4)
+}
+
+/// https://developer.apple.com/documentation/foundation/nskeyvalueobservedchange
+public struct NSKeyValueObservedChange<Value> {
+    public let newValue: Value?
+    public let oldValue: Value?
+}
+
+/// https://developer.apple.com/documentation/foundation/nskeyvalueobservation (`@objc(_NSKeyValueObservation)
+/// class NSKeyValueObservation`; `func invalidate()`)
+open class NSKeyValueObservation: @unchecked Sendable {
+    init() {}
+    open func invalidate() {}
+}
+
+/// https://developer.apple.com/documentation/swift/_keyvaluecodingandobserving
+public protocol _KeyValueCodingAndObserving {}
+
+extension NSObject: _KeyValueCodingAndObserving {}
+
+extension _KeyValueCodingAndObserving {
+    /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/observe(_:options:changehandler:)
+    /// (`@preconcurrency func observe<Value>(_ keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions
+    /// = [], changeHandler: @escaping @Sendable (Self, NSKeyValueObservedChange<Value>) -> Void) ->
+    /// NSKeyValueObservation`)
+    @preconcurrency public func observe<Value>(
+        _ keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions = [],
+        changeHandler: @escaping @Sendable (Self, NSKeyValueObservedChange<Value>) -> Void
+    ) -> NSKeyValueObservation { NSKeyValueObservation() }
+}
+
+/// https://developer.apple.com/documentation/foundation/nscoder (`class NSCoder`)
+open class NSCoder: NSObject {}

@@ -473,3 +473,152 @@ public struct TimelineView<Schedule: TimelineSchedule, Content>: View {
         _ schedule: Schedule, @ViewBuilder content: @escaping (TimelineViewDefaultContext) -> Content
     ) where Content: View {}
 }
+
+/// https://developer.apple.com/documentation/swiftui/environmentkey (`protocol EnvironmentKey`, iOS 13)
+public protocol EnvironmentKey {
+    associatedtype Value
+    static var defaultValue: Self.Value { get }
+}
+
+/// https://developer.apple.com/documentation/swiftui/environmentvalues (`struct EnvironmentValues`,
+/// `subscript<K>(key: K.Type) -> K.Value where K : EnvironmentKey`, iOS 13)
+public struct EnvironmentValues {
+    public subscript<K: EnvironmentKey>(key: K.Type) -> K.Value {
+        get { K.defaultValue }
+        set {}
+    }
+}
+
+/// https://developer.apple.com/documentation/swiftui/environment (`@frozen @propertyWrapper struct
+/// Environment<Value>`; `init(_ keyPath: KeyPath<EnvironmentValues, Value>)`, iOS 13)
+@frozen @propertyWrapper public struct Environment<Value>: DynamicProperty {
+    private let keyPath: KeyPath<EnvironmentValues, Value>
+    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) { self.keyPath = keyPath }
+    public var wrappedValue: Value { EnvironmentValues()[keyPath: keyPath] }
+}
+
+extension View {
+    /// https://developer.apple.com/documentation/swiftui/view/environment(_:_:) (`nonisolated func
+    /// environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> some View`, iOS 13)
+    nonisolated public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> some View {
+        _StubView()
+    }
+}
+
+#if canImport(UIKit)
+    import UIKit
+
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext (iOS 13)
+    @MainActor @preconcurrency public struct UIViewRepresentableContext<Representable: UIViewRepresentable> {}
+
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable (`@MainActor @preconcurrency
+    /// protocol UIViewRepresentable : View where Self.Body == Never`, iOS 13)
+    @MainActor @preconcurrency public protocol UIViewRepresentable: View where Self.Body == Never {
+        associatedtype UIViewType: UIView
+        typealias Context = UIViewRepresentableContext<Self>
+        /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makeuiview(context:)
+        @MainActor @preconcurrency func makeUIView(context: Self.Context) -> Self.UIViewType
+        /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/updateuiview(_:context:)
+        @MainActor @preconcurrency func updateUIView(_ uiView: Self.UIViewType, context: Self.Context)
+    }
+
+    extension UIViewRepresentable where Self.Body == Never {
+        public var body: Never { fatalError() }
+    }
+#endif
+
+// MARK: What Examples/FeedApp.swiftpm uses besides
+
+/// https://developer.apple.com/documentation/swiftui/app (`@MainActor @preconcurrency protocol App`, iOS 14;
+/// `static func main()`)
+@MainActor @preconcurrency public protocol App {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor @preconcurrency var body: Self.Body { get }
+    @MainActor @preconcurrency init()
+}
+
+extension App {
+    /// https://developer.apple.com/documentation/swiftui/app/main()
+    @MainActor @preconcurrency public static func main() {}
+}
+
+/// https://developer.apple.com/documentation/swiftui/scene (`@MainActor @preconcurrency protocol Scene`, iOS 14)
+@MainActor @preconcurrency public protocol Scene {}
+
+/// https://developer.apple.com/documentation/swiftui/scenebuilder (iOS 14)
+@resultBuilder public struct SceneBuilder {
+    public static func buildBlock<Content: Scene>(_ content: Content) -> Content { content }
+}
+
+/// https://developer.apple.com/documentation/swiftui/windowgroup (`init(@ViewBuilder content: () -> Content)`,
+/// iOS 14)
+public struct WindowGroup<Content: View>: Scene {
+    nonisolated public init(@ViewBuilder content: () -> Content) {}
+}
+
+/// https://developer.apple.com/documentation/swiftui/tabview (`init(@ViewBuilder content: () -> Content)`
+/// where SelectionValue == Int, iOS 13)
+public struct TabView<Content: View>: View {
+    nonisolated public init(@ViewBuilder content: () -> Content) {}
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/navigationstack (`init(@ViewBuilder root: () -> Root)`,
+/// iOS 16)
+@available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, *)
+public struct NavigationStack<Root: View>: View {
+    nonisolated public init(@ViewBuilder root: () -> Root) {}
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/vstack (`init(alignment:spacing:content:)`, iOS 13)
+@frozen public struct VStack<Content: View>: View {
+    nonisolated public init(@ViewBuilder content: () -> Content) {}
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/toggle (`init<S>(_ title: S, isOn: Binding<Bool>) where S :
+/// StringProtocol`, iOS 13)
+public struct Toggle: View {
+    nonisolated public init<S: StringProtocol>(_ title: S, isOn: Binding<Bool>) {}
+    public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/unitpoint (iOS 13)
+@frozen public struct UnitPoint: Hashable, Sendable {
+    public var x: CGFloat
+    public var y: CGFloat
+    public init(x: CGFloat, y: CGFloat) {
+        self.x = x
+        self.y = y
+    }
+    public static let bottom = UnitPoint(x: 0.5, y: 1)
+}
+
+/// https://developer.apple.com/documentation/swiftui/scrollviewproxy (`func scrollTo<ID>(_ id: ID, anchor:
+/// UnitPoint? = nil) where ID : Hashable`, iOS 14)
+public struct ScrollViewProxy {
+    public func scrollTo<ID: Hashable>(_ id: ID, anchor: UnitPoint? = nil) {}
+}
+
+/// https://developer.apple.com/documentation/swiftui/scrollviewreader (`init(@ViewBuilder content: @escaping
+/// (ScrollViewProxy) -> Content)`, iOS 14)
+@frozen public struct ScrollViewReader<Content: View>: View {
+    nonisolated public init(@ViewBuilder content: @escaping (ScrollViewProxy) -> Content) {}
+    public var body: Never { fatalError() }
+}
+
+extension View {
+    /// https://developer.apple.com/documentation/swiftui/view/tabitem(_:) (`nonisolated func tabItem<V>(@ViewBuilder
+    /// _ label: () -> V) -> some View where V : View`, iOS 13)
+    nonisolated public func tabItem<V: View>(@ViewBuilder _ label: () -> V) -> some View { _StubView() }
+
+    /// https://developer.apple.com/documentation/swiftui/view/navigationtitle(_:)-5di1u (`nonisolated func
+    /// navigationTitle<S>(_ title: S) -> some View where S : StringProtocol`, iOS 14)
+    nonisolated public func navigationTitle<S: StringProtocol>(_ title: S) -> some View { _StubView() }
+
+    /// https://developer.apple.com/documentation/swiftui/view/id(_:) (`nonisolated func id<ID>(_ id: ID) -> some View
+    /// where ID : Hashable`, iOS 13)
+    nonisolated public func id<ID: Hashable>(_ id: ID) -> some View { _StubView() }
+
+}
