@@ -101,6 +101,70 @@ struct DocumentTablesTests {
         #expect(shown == Self.eventTable, "docs/events.md's table should read:\n\(Self.eventTable)")
     }
 
+    /// The documents with a generated table, and every other user's page: a failing run's output pasted with
+    /// a table (a line of it stood in docs/protocol.md) is caught here, beyond the table itself.
+    static let documents = [
+        "README.md", "CHANGELOG.md", "Examples/README.md", "docs/architecture.md", "docs/command-line.md",
+        "docs/decisions.md", "docs/events.md", "docs/fidelity.md", "docs/guide.md", "docs/lab.md", "docs/presets.md",
+        "docs/protocol.md", "docs/security.md", "docs/swiftui.md", "docs/traces.md",
+    ]
+
+    /// The marks Swift Testing and the package manager start their lines with.
+    static let runnerMarks = ["✘ ", "✔ ", "◇ ", "↳ ", "Test run with ", "[", "error: ", "warning: "]
+
+    /// Lines outside code blocks that a test runner wrote: none may stand in a document.
+    static func runnerLines(in document: String) -> [Substring] {
+        var inCode = false
+        var found: [Substring] = []
+        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { inCode.toggle() }
+            // A `[` line is a link reference or the runner's `[12/40] Compiling`: only the latter counts.
+            let isRunner = runnerMarks.contains { mark in
+                mark == "[" ? isBuildStep(line) : line.hasPrefix(mark)
+            }
+            if !inCode && isRunner { found.append(line) }
+        }
+        return found
+    }
+
+    /// `[12/40] Compiling …`: a build step's line.
+    static func isBuildStep(_ line: Substring) -> Bool {
+        guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return false }
+        let counts = line[line.index(after: line.startIndex)..<close].split(separator: "/")
+        return counts.count == 2 && counts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+    }
+
+    @Test func noDocumentHoldsATestRunsOutput() {
+        for path in Self.documents {
+            let document = Self.text(path)
+            #expect(!document.isEmpty, "\(path) is missing")
+            #expect(Self.runnerLines(in: document).isEmpty, "\(path) holds a test run's output")
+        }
+    }
+
+    /// Around a generated table: its heading, prose, the table, a blank line and prose again, so what is pasted
+    /// with the table shows as a change to the document, not only to its rows.
+    @Test(arguments: [
+        ("docs/protocol.md", "## Settings"), ("docs/events.md", "## Every event"),
+        ("docs/presets.md", "## Every preset"),
+    ])
+    func aGeneratedTableStandsAloneBetweenBlankLines(path: String, heading: String) {
+        let lines = Self.text(path).split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: Substring(heading)),
+            let first = lines[(start + 1)...].firstIndex(where: { $0.hasPrefix("|") })
+        else {
+            Issue.record("\(path): no table after \(heading)")
+            return
+        }
+        let end = lines[first...].firstIndex { !$0.hasPrefix("|") } ?? lines.endIndex
+        #expect(lines[first - 1].isEmpty, "\(path): the line before the table is not blank")
+        #expect(end < lines.endIndex && lines[end].isEmpty, "\(path): the line after the table is not blank")
+        if end + 1 < lines.endIndex {
+            #expect(
+                Self.runnerLines(in: String(lines[end + 1])).isEmpty, "\(path): a test run's output follows the table")
+        }
+    }
+
     @Test func thePresetTableIsThePresets() {
         let shown = Self.table(after: "## Every preset", in: Self.text("docs/presets.md"))
         #expect(shown == Self.presetTable, "docs/presets.md's table should read:\n\(Self.presetTable)")

@@ -60,6 +60,12 @@ public struct CheckCommand: Sendable {
 
     /// The hands of the traces (`*.jsonl`) in `directory`, by file name, as scenarios.
     static func hands(in directory: String) throws(UsageError) -> [Scenario] {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue {
+            throw UsageError(
+                "check: --gestures \(directory): a file, not a folder of traces (one trace: simulate --gesture trace:\(directory))"
+            )
+        }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".jsonl") }
@@ -78,7 +84,7 @@ public struct CheckCommand: Sendable {
                 throw UsageError("check: --gestures: cannot read \(path)")
             }
             do {
-                let trace = try Trace.parse(String(decoding: data, as: UTF8.self))
+                let trace = try Trace.parse(bytes: data)
                 scenarios.append(Scenario(hand: try RecordedHand(trace: trace)))
             } catch let error as TraceError {
                 throw UsageError("check: --gestures: \(path): \(error)")

@@ -36,7 +36,7 @@ public struct ReplayCommand: Sendable {
             let text = String(decoding: data, as: UTF8.self)
             let trace: Trace
             do {
-                trace = try Trace.parse(text)
+                trace = try Trace.parse(bytes: data)
             } catch {
                 if Self.isEventExport(text) {
                     throw UsageError(
@@ -115,10 +115,7 @@ enum ReplayReport {
     /// When the session started on the server's clock: its first recorded line (the page's `hello`).
     /// A trace's `t` counts from the server's start, which says nothing to someone reading one session.
     static func sessionStart(of trace: Trace) -> Int64 {
-        switch trace.lines.first {
-        case .input(let t, _)?, .timer(let t, _)?, .violation(let t, _)?, .closed(let t, _, _)?, .decision(let t, _)?: t
-        case nil: 0
-        }
+        trace.lines.first?.t ?? 0
     }
 
     /// The decisions with their times counted from the session's start.
@@ -129,7 +126,11 @@ enum ReplayReport {
 
     /// `12.345s` for 12345 ms, fixed width so columns line up.
     static func milliseconds(_ t: Int64) -> String {
-        let text = "\(t / 1000).\(String(repeating: "0", count: 3 - String(t % 1000).count))\(t % 1000)s"
+        // The reader keeps `t` from going back, so a span is never negative; a sign is written if one is.
+        let whole = t.magnitude
+        let fraction = String(whole % 1000)
+        let text =
+            "\(t < 0 ? "-" : "")\(whole / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
         return String(repeating: " ", count: max(0, 9 - text.count)) + text
     }
 

@@ -28,7 +28,7 @@ public struct SimulateCommand: Sendable {
             throw UsageError("simulate: --gesture trace:\(path): cannot read it")
         }
         do {
-            var hand = try RecordedHand(trace: Trace.parse(String(decoding: data, as: UTF8.self)))
+            var hand = try RecordedHand(trace: Trace.parse(bytes: data))
             hand.name = URL(fileURLWithPath: path).lastPathComponent
             return Simulation(hand: hand)
         } catch let error as TraceError {

@@ -155,7 +155,7 @@ extension SessionHost {
         }
         var parent: Trace
         do {
-            parent = try Trace.parse(String(decoding: upload, as: UTF8.self))
+            parent = try Trace.parse(bytes: upload)
         } catch {
             return .refused(ProtocolError(.badMessage, "the parent trace cannot be read: \(error)"))
         }

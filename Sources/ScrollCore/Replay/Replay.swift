@@ -83,15 +83,6 @@ public struct PendingTimer: Equatable, Sendable {
     public var due: Int64
 }
 
-extension Trace.Line {
-    /// When the line happened (milliseconds, the trace's clock).
-    public var t: Int64 {
-        switch self {
-        case .input(let t, _), .timer(let t, _), .violation(let t, _), .closed(let t, _, _), .decision(let t, _): t
-        }
-    }
-}
-
 private struct Runner {
     let trace: Trace
     let overrides: [String: JSONValue]

@@ -68,6 +68,13 @@ public struct Trace: Equatable, Sendable {
         case closed(t: Int64, code: Int?, resumable: Bool)
         /// A decision the server logged.
         case decision(t: Int64, LogEntry)
+
+        /// When the line happened (milliseconds, the trace's clock).
+        public var t: Int64 {
+            switch self {
+            case .input(let t, _), .timer(let t, _), .violation(let t, _), .closed(let t, _, _), .decision(let t, _): t
+            }
+        }
     }
 
     public var header: Header
@@ -201,16 +208,39 @@ extension Trace {
         let header = try parseHeader(lines[0])
         var parsed: [Line] = []
         parsed.reserveCapacity(lines.count - 1)
+        var previous: (t: Int64, number: Int)?
         for (offset, text) in lines.enumerated().dropFirst() {
+            let line: Line
             do {
-                parsed.append(try parseLine(text, number: offset + 1))
+                line = try parseLine(text, number: offset + 1)
             } catch {
                 let isTorn = !endsWithNewline && offset == lines.count - 1 && (try? JSONParser.parse(text)) == nil
                 guard isTorn else { throw error }
                 return Trace(header: header, lines: parsed, tornFinalLine: offset + 1)
             }
+            // Every time a command prints is counted from an earlier line's, so a clock that goes back is refused
+            // here, once, rather than printed as a negative span.
+            if let previous, line.t < previous.t {
+                throw TraceError(
+                    line: offset + 1,
+                    "\"t\" \(line.t) goes back (line \(previous.number) has \(previous.t)): t never goes back")
+            }
+            previous = (line.t, offset + 1)
+            parsed.append(line)
         }
         return Trace(header: header, lines: parsed)
+    }
+
+    /// Reads a trace from its bytes: as ``parse(_:)``, once every line is known to be UTF-8. A byte that is
+    /// not is refused with its line, never replaced; only a last line cut off mid-write (no newline after
+    /// it) may end inside a character, and is then left out as ``parse(_:)`` leaves out a torn line.
+    public static func parse(bytes: some Collection<UInt8>) throws(TraceError) -> Trace {
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        for (offset, line) in lines.enumerated() where String(validating: line, as: UTF8.self) == nil {
+            let isTorn = offset == lines.count - 1
+            guard isTorn else { throw TraceError(line: offset + 1, "not UTF-8: a trace is UTF-8 text") }
+        }
+        return try parse(String(decoding: bytes, as: UTF8.self))
     }
 
     private static func object(_ text: String, number: Int) throws(TraceError) -> [String: JSONValue] {

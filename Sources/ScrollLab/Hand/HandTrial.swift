@@ -70,7 +70,7 @@ public enum HandTrial {
         let hand: RecordedHand
         let itemCap: Int
         do {
-            let trace = try Trace.parse(String(decoding: upload, as: UTF8.self))
+            let trace = try Trace.parse(bytes: upload)
             if stop(0) { return .failure(abandoned) }
             hand = try RecordedHand(trace: trace)
             itemCap = max(1, min(limits.maxItems, trace.header.itemCap ?? .max))
