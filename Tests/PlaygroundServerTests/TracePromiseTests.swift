@@ -70,6 +70,23 @@ struct TracePromiseTests {
             run.stderr.contains("a file, not a folder") && !run.stderr.contains("NSCocoaErrorDomain"), "\(run.stderr)")
     }
 
+    /// ±1e308 in a recording's geometry: `check --gestures` trapped (exit 132) where `simulate` went on.
+    @Test(arguments: ["1e308", "-1e308"])
+    func aHandTheLabCannotSimulateIsRefusedWithItsLineByBothCommands(offset: String) throws {
+        let example = try String(
+            contentsOf: Self.examples.appendingPathComponent("fast-fling-to-bottom.jsonl"), encoding: .utf8)
+        var lines = example.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[3] = lines[3].replacingOccurrences(
+            of: #""contentOffset":{"x":0,"y":0}"#, with: #""contentOffset":{"x":0,"y":\#(offset)}"#)
+        let (folder, file) = try Self.folder(holding: Array(lines.joined(separator: "\n").utf8))
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for command in Self.commands(folder: folder, file: file).dropFirst(2) {
+            let run = try runToCompletion(command)
+            #expect(run.status == 2, "\(command): exit \(run.status)")
+            #expect(run.stderr.contains("line 4: contentOffset.y"), "\(command): \(run.stderr)")
+        }
+    }
+
     @Test func aParentWhoseClockGoesBackIsABadMessageAndNothingIsWritten() throws {
         let logs = LogFolder()
         let server = try ServerProcess(["--log-dir", logs.path])
