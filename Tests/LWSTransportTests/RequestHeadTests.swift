@@ -75,10 +75,49 @@ import Testing
 
     @Test(arguments: [
         "GET  / HTTP/1.1", "GET /", "GET / HTTP/1.1 x", " GET / HTTP/1.1", "G(T / HTTP/1.1", "GET / HTTX/1.1",
-        "GET * HTTP/1.1", "CONNECT 127.0.0.1:8080 HTTP/1.1", "GET /a\u{7f} HTTP/1.1", "",
+        "GET * HTTP/1.1", "GET /a\u{7f} HTTP/1.1", "",
     ])
     func aMalformedRequestLineIs400(line: String) {
         #expect(Self.verdict("\(line)\r\nHost: a\r\n\r\n") == .refuse(.badRequest))
+    }
+
+    /// Only GET and HEAD reach libwebsockets, which served a file to `PUT`, gave `CONNECT` no answer and
+    /// `TRACE` an HTML 403 of its own: the door answers the rest, whatever the target's form.
+    @Test func methodsOtherThanGetAndHeadAreAnsweredByTheDoor() {
+        for (method, target) in [
+            ("PUT", "/index.html"), ("POST", "/api/sessions"), ("DELETE", "/"), ("PATCH", "/"), ("TRACE", "/"),
+            ("CONNECT", "127.0.0.1:8080"),
+        ] {
+            #expect(
+                Self.verdict("\(method) \(target) HTTP/1.1\r\nHost: a\r\n\r\n") == .refuse(.methodNotAllowed(method)))
+        }
+        #expect(Self.verdict("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n") == .refuse(.options))
+        #expect(Self.verdict("OPTIONS /index.html HTTP/1.1\r\nHost: a\r\n\r\n") == .refuse(.options))
+        #expect(Self.verdict("BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n") == .refuse(.notImplemented("method BREW")))
+        #expect(
+            Self.verdict("HEAD / HTTP/1.1\r\nHost: a\r\n\r\n") == Self.admitted("HEAD / HTTP/1.1\r\nHost: a\r\n\r\n"))
+    }
+
+    /// RFC 9112 §6.3: a head whose body could be framed two ways, or not at all, is refused (no smuggling
+    /// was seen through the one-request connection, but a door answers no request it cannot frame).
+    @Test func aHeadWithoutOneFramingIsRefused() {
+        func head(_ fields: String) -> String { "GET / HTTP/1.1\r\nHost: a\r\n\(fields)\r\n" }
+        #expect(
+            Self.verdict(head("Content-Length: 5\r\nContent-Length: 6\r\n"))
+                == .refuse(.badRequest("Content-Length values differ")))
+        #expect(Self.verdict(head("Content-Length: 5, 6\r\n")) == .refuse(.badRequest("Content-Length values differ")))
+        #expect(Self.verdict(head("Content-Length: -1\r\n")) == .refuse(.badRequest("Content-Length is not a length")))
+        #expect(
+            Self.verdict(head("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n"))
+                == .refuse(.badRequest("Transfer-Encoding and Content-Length together")))
+        #expect(
+            Self.verdict(head("Transfer-Encoding: xchunked\r\n"))
+                == .refuse(.notImplemented("transfer coding xchunked")))
+        #expect(
+            Self.verdict(head("Transfer-Encoding: gzip, chunked\r\n"))
+                == .refuse(.notImplemented("transfer coding gzip, chunked")))
+        #expect(Self.verdict(head("Content-Length: 0\r\n")) == Self.admitted(head("Content-Length: 0\r\n")))
+        #expect(Self.verdict(head("Content-Length: 7, 7\r\n")) == Self.admitted(head("Content-Length: 7, 7\r\n")))
     }
 
     @Test func anotherHTTPVersionIs505() {

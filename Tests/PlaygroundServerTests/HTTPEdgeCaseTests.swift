@@ -202,21 +202,50 @@ struct HTTPEdgeCaseTests {
         }
     }
 
-    /// Every method but GET and HEAD on the API gets the transport's 405 (plain text, as for any path), so
-    /// the API routes never see one.
-    @Test func otherMethodsOnTheAPIGetTheTransports405() throws {
+    /// Every method but GET and HEAD, on every path (files, the API, the WebSocket's), is answered by the front
+    /// door as RFC 9110 says: `OPTIONS` 204 with `Allow`, the defined methods 405 with `Allow`, others 501.
+    /// libwebsockets served `/index.html` to `PUT` and `OPTIONS`, never answered `CONNECT` and gave `TRACE`
+    /// an HTML 403.
+    @Test func otherMethodsAreAnsweredAsRFC9110SaysOnEveryPath() throws {
         let server = try ServerProcess()
         let port = server.port
-        for method in ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"] {
-            for path in ["/healthz", "/api/sessions", "/api/events"] {
-                let response = try HTTPProbe.exchange(
-                    port: port,
-                    request: RawHTTP.get(
-                        path, port: port, method: method, extra: "Content-Length: 0\r\nConnection: close\r\n"))
+        func ask(_ method: String, _ target: String) throws -> HTTPProbe.Response {
+            try HTTPProbe.exchange(
+                port: port,
+                request: RawHTTP.get(
+                    target, port: port, method: method, extra: "Content-Length: 0\r\nConnection: close\r\n"))
+        }
+        for path in ["/", "/index.html", "/recorder.js", "/healthz", "/api/sessions", "/ws"] {
+            for method in ["POST", "PUT", "PATCH", "DELETE", "TRACE"] {
+                let response = try ask(method, path)
                 #expect(response.status == 405, "\(method) \(path)")
-                #expect(response.text == "Method Not Allowed\n", "\(method) \(path)")
+                #expect(response.header("allow") == "GET, HEAD, OPTIONS", "\(method) \(path)")
+                #expect(response.text.hasPrefix("Method Not Allowed: \(method)"), "\(method) \(path): \(response.text)")
                 #expect(response.header("content-type")?.hasPrefix("text/plain") == true, "\(method) \(path)")
             }
+            let options = try ask("OPTIONS", path)
+            #expect(options.status == 204, "OPTIONS \(path)")
+            #expect(options.header("allow") == "GET, HEAD, OPTIONS", "OPTIONS \(path)")
+            #expect(options.body.isEmpty, "OPTIONS \(path)")
+            #expect(try ask("BREW", path).status == 501, "BREW \(path)")
+        }
+        let connect = try ask("CONNECT", "127.0.0.1:\(port)")
+        #expect(connect.status == 405)
+        #expect(connect.header("allow") == "GET, HEAD, OPTIONS")
+    }
+
+    /// RFC 9112 §6.3: conflicting lengths, both framings or an unknown coding were answered 200.
+    @Test func aRequestWithoutOneFramingIsRefused() throws {
+        let server = try ServerProcess()
+        let port = server.port
+        for (fields, status) in [
+            ("Content-Length: 0\r\nContent-Length: 5\r\n", 400),
+            ("Content-Length: 0\r\nTransfer-Encoding: chunked\r\n", 400),
+            ("Transfer-Encoding: xchunked\r\n", 501),
+        ] {
+            let response = try HTTPProbe.exchange(
+                port: port, request: RawHTTP.get("/index.html", port: port, extra: fields + "Connection: close\r\n"))
+            #expect(response.status == status, "\(fields)")
         }
     }
 

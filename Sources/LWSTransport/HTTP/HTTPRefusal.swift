@@ -26,6 +26,21 @@ struct HTTPRefusal: Sendable, Equatable {
     /// A request line naming an HTTP version other than 1.0 or 1.1.
     static let versionNotSupported = HTTPRefusal(status: 505, reason: "HTTP Version Not Supported")
 
+    /// The methods every path takes: the page's files and the API are read, never written.
+    static let allowedMethods = "GET, HEAD, OPTIONS"
+    /// `OPTIONS` (RFC 9110 §9.3.7): what every path takes, and no content.
+    static let options = HTTPRefusal(status: 204, reason: "No Content", headers: ["allow: \(allowedMethods)"])
+    /// A method RFC 9110 defines (`PUT`, `POST`, `DELETE`, `PATCH`, `CONNECT`, `TRACE`) that no path takes.
+    static func methodNotAllowed(_ method: String) -> HTTPRefusal {
+        HTTPRefusal(
+            status: 405, reason: "Method Not Allowed", detail: "\(method) (this server takes \(allowedMethods))",
+            headers: ["allow: \(allowedMethods)"])
+    }
+    /// A method the server does not know (RFC 9110 §15.6.2), or a transfer coding it cannot frame (RFC 9112 §6.1).
+    static func notImplemented(_ detail: String) -> HTTPRefusal {
+        HTTPRefusal(status: 501, reason: "Not Implemented", detail: detail)
+    }
+
     /// A well-formed request the server refuses, saying why in one line.
     static func badRequest(_ detail: String) -> HTTPRefusal {
         HTTPRefusal(status: 400, reason: "Bad Request", detail: detail)
@@ -54,14 +69,16 @@ struct HTTPRefusal: Sendable, Equatable {
         ("referrer-policy", "no-referrer"),
     ]
 
-    /// The whole response: status line, headers and a one-line text body.
+    /// The whole response: status line, headers and a one-line text body (none for a 204, which has no content).
     var bytes: [UInt8] {
-        let body = text
+        let body = status == 204 ? "" : text
         var head = "HTTP/1.1 \(status) \(reason)\r\n"
         for (name, value) in Self.securityHeaders { head += "\(name): \(value)\r\n" }
         for line in headers { head += line + "\r\n" }
-        head += "content-type: text/plain; charset=utf-8\r\n"
-        head += "content-length: \(body.utf8.count)\r\n"
+        if status != 204 {
+            head += "content-type: text/plain; charset=utf-8\r\n"
+            head += "content-length: \(body.utf8.count)\r\n"
+        }
         head += "cache-control: no-store\r\n"
         head += "connection: close\r\n\r\n"
         return Array((head + body).utf8)

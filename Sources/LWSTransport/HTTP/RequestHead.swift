@@ -74,6 +74,8 @@ enum RequestHead {
             return .refuse(.versionNotSupported)
         default: return .refuse(.badRequest)
         }
+        if let answer = methodAnswer(String(decoding: parts[0], as: UTF8.self)) { return .refuse(answer) }
+        if let refusal = framingRefusal(fields) { return .refuse(refusal) }
 
         var target = Array(parts[1])
         var rewritten = false
@@ -114,6 +116,38 @@ enum RequestHead {
         // may already have sent its first frames.
         if isWebSocketUpgrade { admitted += bytes[headEnd...] }
         return .admit(bytes: admitted, isWebSocketUpgrade: isWebSocketUpgrade)
+    }
+
+    /// The door's own answer to a method other than GET and HEAD, which are handed on: `OPTIONS` is answered
+    /// (lws served the file), the methods RFC 9110 defines get 405 with `Allow` (lws served a file to `PUT`, gave
+    /// `CONNECT` no answer and `TRACE` an HTML 403 of its own), and any other method 501.
+    private static func methodAnswer(_ method: String) -> HTTPRefusal? {
+        switch method {
+        case "GET", "HEAD": nil
+        case "OPTIONS": .options
+        case "POST", "PUT", "DELETE", "PATCH", "CONNECT", "TRACE": .methodNotAllowed(method)
+        default: .notImplemented("method \(method.prefix(32))")
+        }
+    }
+
+    /// Why the head's message framing is refused (RFC 9112 §6.3): `Transfer-Encoding` with `Content-Length`
+    /// (a request smuggling vector), a coding other than `chunked`, or `Content-Length` values that are not one
+    /// decimal number. The server reads no request body, but it answers no request it could not frame.
+    private static func framingRefusal(_ fields: [String: [String]]) -> HTTPRefusal? {
+        let lengths = list(fields["content-length"])
+        if let codings = fields["transfer-encoding"] {
+            guard lengths.isEmpty else { return .badRequest("Transfer-Encoding and Content-Length together") }
+            let named = list(codings)
+            guard named == ["chunked"] else {
+                return .notImplemented("transfer coding \(named.joined(separator: ", ").prefix(64))")
+            }
+        }
+        guard let first = lengths.first else { return nil }
+        guard !first.isEmpty, first.utf8.count <= 18, first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return .badRequest("Content-Length is not a length")
+        }
+        guard lengths.allSatisfy({ $0 == first }) else { return .badRequest("Content-Length values differ") }
+        return nil
     }
 
     /// Why a WebSocket upgrade breaks RFC 6455 §4.2.1, if it does: libwebsockets 4.1.6 upgraded a handshake
