@@ -65,12 +65,15 @@ test-tsan: deps
 	SCROLL_PLAYGROUND_SANITIZER=thread TSAN_OPTIONS=atexit_sleep_ms=0 $(SWIFT) test --no-parallel --sanitize=thread --scratch-path .build/sanitize-thread $(SANITIZER_TOOLSET)
 
 # Replays the saved crash inputs, then fuzzes ScrollCore's decoder and reducer for 30 s, the trace reader
-# and a fork's rebuild for 30 s, and a hand trial end to end for 30 s (Fuzz/fuzz.sh).
+# and a fork's rebuild for 30 s, and a hand trial end to end for 30 s (Fuzz/fuzz.sh); last, every command that
+# reads a trace (replay, simulate, check) on mutated example traces for 30 s (Fuzz/commands_fuzz.py).
 fuzz-smoke:
 	Fuzz/fuzz.sh regressions
 	Fuzz/fuzz.sh run 30
 	Fuzz/fuzz.sh trace 30
 	Fuzz/fuzz.sh hand 30
+	$(SWIFT) build --product scroll-playground
+	python3 Fuzz/commands_fuzz.py --binary .build/debug/scroll-playground --seconds 30
 
 # Churn, a client that never reads and a geometry flood against a release build, on loopback; prints figures.
 soak: deps

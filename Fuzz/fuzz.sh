@@ -31,12 +31,15 @@ HAND_BIN=$OUT/hand-fuzz
 # `-package-name` as SwiftPM gives one, for the sources' `package` declarations.
 # Further arguments are more sources of the same module (the hand trial's ScrollLab copies).
 compile() {
-    local binary=$1 entry=$2 newest sources
+    local binary=$1 entry=$2 sources
     shift 2
     mkdir -p "$OUT"
     sources=($(find Sources/ScrollRules Sources/ScrollCore -name '*.swift' ! -name 'ScrollRules+Export.swift' | sort))
-    newest=$(ls -t "${sources[@]}" "$entry" | head -n 1)
-    if [[ -x "$binary" && "$binary" -nt "$newest" && "$binary" -nt Fuzz/fuzz.sh ]]; then return; fi
+    # Up to date when nothing it is made of is newer (find, not `ls -t | head`: head's early exit fails the
+    # pipe under pipefail).
+    if [[ -x "$binary" && -z "$(find "${sources[@]}" "$entry" Fuzz/fuzz.sh -newer "$binary" -print -quit)" ]]; then
+        return
+    fi
     echo "fuzz: compiling $binary"
     local extra=()
     for file in "$@"; do [[ "$file" == "$entry" ]] || extra+=("$file"); done
@@ -52,12 +55,13 @@ build() {
 # The hand trial's target also needs ScrollLab, whose files import ScrollCore: in one module there is nothing to
 # import, so they are compiled from copies without that line.
 compile_hand() {
-    local lab=$OUT/hand-lab newest
-    newest=$(ls -t Sources/ScrollLab/*.swift Sources/ScrollCore/*.swift Sources/ScrollRules/*.swift \
-        Fuzz/HandTrialFuzz.swift | head -n 1)
-    if [[ -x "$HAND_BIN" && "$HAND_BIN" -nt "$newest" && "$HAND_BIN" -nt Fuzz/fuzz.sh ]]; then return; fi
+    local lab=$OUT/hand-lab
+    if [[ -x "$HAND_BIN" && -z "$(find Sources/ScrollLab Sources/ScrollCore Sources/ScrollRules \
+        Fuzz/HandTrialFuzz.swift Fuzz/fuzz.sh -newer "$HAND_BIN" -print -quit)" ]]; then
+        return
+    fi
     rm -rf "$lab" && mkdir -p "$lab"
-    for file in Sources/ScrollLab/*.swift; do
+    for file in $(find Sources/ScrollLab -name '*.swift'); do
         grep -v '^import ScrollCore$' "$file" >"$lab/$(basename "$file")"
     done
     cp Fuzz/HandTrialFuzz.swift "$lab/HandTrialFuzz.swift"
