@@ -62,6 +62,23 @@ struct TracePromiseTests {
         }
     }
 
+    /// A 439 MB trace took `replay` past 30 s and 2 GB: a file over `--max-trace-bytes` is refused with one line
+    /// before it is read, by every command, and the flag raises the limit.
+    @Test func aTraceOverTheStatedSizeIsRefusedBeforeItIsRead() throws {
+        let example = Self.examples.appendingPathComponent("jump-to-an-item.jsonl")
+        let (folder, file) = try Self.folder(holding: try [UInt8](Data(contentsOf: example)))
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for command in Self.commands(folder: folder, file: file) {
+            let refused = try runToCompletion(command + ["--max-trace-bytes", "1000"])
+            #expect(refused.status == 2, "\(command): exit \(refused.status)")
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(command): \(refused.stderr)")
+            #expect(refused.stderr.contains("more than --max-trace-bytes 1000"), "\(command): \(refused.stderr)")
+        }
+        let raised = try runToCompletion(["replay", file, "--diff", "--max-trace-bytes", "100000000"])
+        #expect(raised.status == 0)
+        #expect(raised.stdout.hasPrefix("no differences"))
+    }
+
     @Test func checkGesturesOnAFileSaysItWantsAFolder() throws {
         let file = Self.examples.appendingPathComponent("jump-to-an-item.jsonl").path
         let run = try runToCompletion(["check", "--gestures", file])

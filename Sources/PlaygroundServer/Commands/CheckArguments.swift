@@ -28,6 +28,8 @@ struct CheckArguments: Sendable {
                 default: { _ in nil },
                 apply: { (arguments, text) throws(OptionError) in arguments.command.gestureDirectory = text }),
             .choice("format", help: "table or JSON", \.command.format),
+            .integer(
+                "max-trace-bytes", help: TraceInput.help, \.command.maxTraceBytes, in: TraceInput.maxBytesRange),
             .integer("threads", help: "threads (default: the cores)", \.command.threads, in: 1...256),
             .repeatable(
                 "set", "KEY=VALUE",

@@ -27,6 +27,8 @@ public struct CheckCommand: Sendable {
     public var contentSize = ScrollConfig().contentSize
     /// `--gestures DIR`: every trace there gives its hand to the scenarios.
     public var gestureDirectory: String?
+    /// `--max-trace-bytes`, for each trace of ``gestureDirectory``.
+    public var maxTraceBytes = TraceInput.defaultMaxBytes
 
     public init() {}
 
@@ -59,7 +61,7 @@ public struct CheckCommand: Sendable {
     public static let handLimit = 1000
 
     /// The hands of the traces (`*.jsonl`) in `directory`, by file name, as scenarios.
-    static func hands(in directory: String) throws(UsageError) -> [Scenario] {
+    static func hands(in directory: String, maxTraceBytes: Int) throws(UsageError) -> [Scenario] {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue {
             throw UsageError(
@@ -80,9 +82,7 @@ public struct CheckCommand: Sendable {
         var scenarios: [Scenario] = []
         for name in names {
             let path = (directory as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw UsageError("check: --gestures: cannot read \(path)")
-            }
+            let data = try TraceInput.read(path, maxBytes: maxTraceBytes, command: "check: --gestures")
             do {
                 let trace = try Trace.parse(bytes: data)
                 scenarios.append(Scenario(hand: try RecordedHand(trace: trace)))
@@ -109,7 +109,7 @@ public struct CheckCommand: Sendable {
             seed: UInt64(seed), scenarios: scenarios, presets: preset.map { [$0] } ?? Preset.allCases,
             reducer: reducer,
             fixed: ["physics": .string(physics.rawValue), "contentSize": .string(contentSize.rawValue)])
-        if let gestureDirectory { checker.hands = try Self.hands(in: gestureDirectory) }
+        if let gestureDirectory { checker.hands = try Self.hands(in: gestureDirectory, maxTraceBytes: maxTraceBytes) }
         let results = checker.run(threads: threads ?? ProcessInfo.processInfo.activeProcessorCount) {
             DispatchTime.now().uptimeNanoseconds - started > budget
         }

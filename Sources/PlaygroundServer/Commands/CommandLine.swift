@@ -114,7 +114,7 @@ extension PlaygroundCommand {
             return .simulate(command)
         }
         if let file = parsed.handFile {
-            command.simulation = try SimulateCommand.simulation(handOf: file)
+            command.simulation = try SimulateCommand.simulation(handOf: file, maxTraceBytes: parsed.maxTraceBytes)
             for (key, text) in parsed.assignments {
                 do {
                     try command.simulation.apply(key: key, text: text)

@@ -28,6 +28,8 @@ struct ReplayArguments: Sendable {
                 $0.modes.append(.summary)
             },
             .choice("format", help: "text lines or JSON lines", \.command.format),
+            .integer(
+                "max-trace-bytes", help: TraceInput.help, \.command.maxTraceBytes, in: TraceInput.maxBytesRange),
             .help(),
         ]
     ).keepingWords(in: \.command.traces)

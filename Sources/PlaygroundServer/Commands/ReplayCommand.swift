@@ -20,6 +20,8 @@ public struct ReplayCommand: Sendable {
     public var overrides: [String: JSONValue] = [:]
     public var mode = Mode.decisions
     public var format = LogFormat.text
+    /// `--max-trace-bytes`.
+    public var maxTraceBytes = TraceInput.defaultMaxBytes
 
     /// Reads the traces and renders the report; errors name the file and line.
     public func run() throws(UsageError) -> String {
@@ -30,9 +32,7 @@ public struct ReplayCommand: Sendable {
         }
         var loaded: [(path: String, trace: Trace)] = []
         for path in traces {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw UsageError("replay: cannot read \(path)")
-            }
+            let data = try TraceInput.read(path, maxBytes: maxTraceBytes, command: "replay")
             let text = String(decoding: data, as: UTF8.self)
             let trace: Trace
             do {

@@ -21,6 +21,8 @@ struct SimulateArguments: Sendable {
     var words: [String] = []
     /// `--gesture trace:FILE`: the recording whose hand runs (read once every option is in).
     var handFile: String?
+    /// `--max-trace-bytes`, for ``handFile``.
+    var maxTraceBytes = TraceInput.defaultMaxBytes
     /// Every key set, in order: replayed over a recording's settings once its hand is read.
     var assignments: [(key: String, text: String)] = []
 
@@ -65,6 +67,7 @@ struct SimulateArguments: Sendable {
                     arguments.command.shard = slice
                 }),
             .switch("timing", help: "print the wall-clock time taken to standard error", \.command.timing),
+            .integer("max-trace-bytes", help: TraceInput.help, \.maxTraceBytes, in: TraceInput.maxBytesRange),
             .help(),
         ]
     ).keepingWords(in: \.words)

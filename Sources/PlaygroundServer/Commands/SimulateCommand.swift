@@ -23,10 +23,8 @@ public struct SimulateCommand: Sendable {
     public init() {}
 
     /// The hand of the trace at `path` on its own recording's page and settings.
-    static func simulation(handOf path: String) throws(UsageError) -> Simulation {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError("simulate: --gesture trace:\(path): cannot read it")
-        }
+    static func simulation(handOf path: String, maxTraceBytes: Int) throws(UsageError) -> Simulation {
+        let data = try TraceInput.read(path, maxBytes: maxTraceBytes, command: "simulate: --gesture")
         do {
             var hand = try RecordedHand(trace: Trace.parse(bytes: data))
             hand.name = URL(fileURLWithPath: path).lastPathComponent
