@@ -89,11 +89,7 @@ extension Preset {
             verdict.loadFires = level && !memory.reachedBottom
         case .playground, .chat:
             level = axis.distanceToBottom <= settings.bottomThreshold + AxisGeometry.slack
-            var rearmed = false
-            if let landed = memory.contentLengthAtLanding, landed != axis.contentLength {
-                memory.contentLengthAtLanding = nil
-                rearmed = true
-            }
+            let rearmed = Self.rearm(&memory.contentLengthAtLanding, contentLength: axis.contentLength)
             verdict.loadFires = level && (!memory.reachedBottom || rearmed)
         }
         memory.reachedBottom = level
@@ -108,14 +104,18 @@ extension Preset {
         // The playground's bounded window turns it on in every preset: its trimmed items load back at the top.
         guard settings.loadsPrevious else { return }
         let level = axis.distanceToTop <= settings.topThreshold + AxisGeometry.slack
-        var rearmed = false
-        if let landed = memory.contentLengthAtTopLanding, landed != axis.contentLength {
-            memory.contentLengthAtTopLanding = nil
-            rearmed = true
-        }
+        let rearmed = Self.rearm(&memory.contentLengthAtTopLanding, contentLength: axis.contentLength)
         verdict.loadPreviousFires = level && (!memory.reachedTop || rearmed)
         memory.reachedTop = level
         verdict.reachedTop = level
+    }
+
+    /// Whether an edge's rule is armed again: a page landed there (its content length then is `landed`) and
+    /// the content has changed since, so the page is drawn. Said once for both edges; the landing is used up.
+    private static func rearm(_ landed: inout Double?, contentLength: Double) -> Bool {
+        guard let length = landed, length != contentLength else { return false }
+        landed = nil
+        return true
     }
 
     private func evaluatePull(
