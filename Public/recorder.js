@@ -187,7 +187,7 @@ export class Recording {
       seed: 1, source: "synthetic", maxMessageBytes: 65536, recorder: { page: location.href, name: this.name },
       time: new Date().toISOString(),
     });
-    this.lines.push({ kind: "input", t: Math.round(performance.now()), message: hello });
+    this.lines.push({ kind: "input", t: this.traceTime(performance.now()), message: hello });
     if (server) this.connect(socketURL(server), hello);
 
     this.listeners = [];
@@ -237,7 +237,7 @@ export class Recording {
       this.resizeObserver.disconnect();
       this.mutationObserver.disconnect();
       this.afterFrame.port1.close();
-      this.lines.push({ kind: "closed", t: Math.round(performance.now()), code: 1000, resumable: false });
+      this.lines.push({ kind: "closed", t: this.traceTime(performance.now()), code: 1000, resumable: false });
       if (this.socket) {
         const socket = this.socket;
         const close = () => socket.close(1000, "recording stopped");
@@ -280,6 +280,15 @@ export class Recording {
   }
 
   // ---------- streaming ----------
+
+  /**
+   * A line's `t`: milliseconds, never below the line before's (docs/traces.md). A frame's time is when the frame
+   * began, which can be before a line written since (the hello), so it is held at the last line's.
+   */
+  traceTime(ms) {
+    this.lastTraceTime = Math.max(Math.round(ms), this.lastTraceTime ?? 0);
+    return this.lastTraceTime;
+  }
 
   connect(url, hello) {
     let socket;
@@ -390,7 +399,7 @@ export class Recording {
         const anchor = this.anchorItem();
         if (anchor) message.anchor = anchor;
       }
-      this.lines.push({ kind: "input", t: Math.round(now), message });
+      this.lines.push({ kind: "input", t: this.traceTime(now), message });
       this.send(message);
     }
     if (this.spring) {

@@ -15,6 +15,9 @@ public struct TraceRecorder: Sendable {
     public private(set) var lines: [String]
     private var seq = 0
     private var last: (geometry: FeedGeometry, phase: FeedScrollPhase)?
+    /// The last line's `t`: no line's is below it, or below 0 (a trace's `t` never goes back, docs/traces.md),
+    /// whatever clock readings the app passes.
+    private var lastT: Int64 = 0
 
     /// A recorder whose trace starts at `t` (milliseconds on the app's monotonic clock).
     public init(app: String, device: String, settings: FeedSettings, at t: Int64 = 0) {
@@ -28,7 +31,8 @@ public struct TraceRecorder: Sendable {
                 ("session", Self.string(app)), ("preset", Self.string(settings.preset.rawValue)),
                 ("config", configJSON), ("recorder", recorderJSON),
             ]))
-        lines.append(Self.input(hello, at: t))
+        lastT = max(t, 0)
+        lines.append(Self.input(hello, at: lastT))
     }
 
     /// The `hello` that opens a `record` session with the app's rules.
@@ -52,6 +56,7 @@ public struct TraceRecorder: Sendable {
         guard numbers.allSatisfy(\.isFinite) else { return nil }
         last = (geometry, phase)
         seq += 1
+        lastT = max(t, lastT)
         let message = Self.object([
             ("type", Self.string("geometry")), ("seq", "\(seq)"), ("t", "\(t)"),
             (
@@ -72,7 +77,7 @@ public struct TraceRecorder: Sendable {
             ),
             ("phase", Self.string(phase.rawValue)),
         ])
-        lines.append(Self.input(message, at: t))
+        lines.append(Self.input(message, at: lastT))
         return message
     }
 
@@ -81,7 +86,10 @@ public struct TraceRecorder: Sendable {
         var all = lines
         if let t {
             all.append(
-                Self.object([("kind", Self.string("closed")), ("t", "\(t)"), ("code", "1000"), ("resumable", "false")]))
+                Self.object([
+                    ("kind", Self.string("closed")), ("t", "\(max(t, lastT))"), ("code", "1000"),
+                    ("resumable", "false"),
+                ]))
         }
         return all.map { $0 + "\n" }.joined()
     }

@@ -41,6 +41,22 @@ struct SwiftUIRecorderTests {
         return TraceRecorder(app: "com.example.Feed", device: "iPhone 15 Pro, iOS 18.1", settings: settings)
     }
 
+    /// A frame's time is when the frame began, which can be before a line already written (the hello, at the
+    /// recorder's start): the page's recorder wrote such a `t` and the trace did not read. The recorder holds
+    /// every line's `t` at the last one's, so what it writes always reads.
+    @Test func clockReadingsThatGoBackStillWriteATraceThatReads() throws {
+        var recorder = TraceRecorder(app: "a", device: "d", settings: FeedSettings(preset: .playground), at: 500)
+        for (offset, t) in [(0.0, 480), (100, 470), (200, 520), (300, 510)] as [(Double, Int64)] {
+            let geometry = FeedGeometry(
+                contentOffset: ScrollPoint(x: 0, y: offset), contentSize: ScrollSize(width: 393, height: 3000),
+                containerSize: ScrollSize(width: 393, height: 852),
+                contentInsets: ScrollInsets(top: 0, leading: 0, bottom: 0, trailing: 0))
+            _ = recorder.frame(geometry, phase: .interacting, at: t)
+        }
+        let trace = try Trace.parse(recorder.trace(closedAt: 400))
+        #expect(trace.lines.map(\.t) == [500, 500, 500, 520, 520, 520])
+    }
+
     @Test func aWrittenTraceReplays() throws {
         var recorder = Self.recorder()
         let end = Self.scripted(&recorder).end
