@@ -36,7 +36,7 @@ export class FeedRenderer extends EventTarget {
     this.firstVisibleHint = 0; // the index firstVisibleItem() last found: where its next search starts
     this.windowStart = 0; // a bounded window: the session's index of the first item the page holds
     this.fresh = new Set(); // ids of items just refreshed in, highlighted for a moment
-    this.parts = null; // an items message arriving in parts: {rev, next, parts}
+    this.parts = null; // an items message arriving in parts: {rev, next}
     this.virtual = new VirtualList({
       scroller: this.scroller,
       list: this.list,
@@ -227,8 +227,9 @@ export class FeedRenderer extends EventTarget {
    * applies: it is the whole list, and it starts the rev count afresh (a new session).
    */
   applyItems(message) {
-    // A long list arrives in parts (`part` i of `parts`, one `rev`): the rev counts as applied with the last.
-    const part = Number.isInteger(message.part) && Number.isInteger(message.parts) ? message.part : null;
+    // A long list arrives in parts (`part` 1, 2, …, one `rev`, `more` on all but the last): the rev counts as
+    // applied with the last, so the server judges no geometry of a half-arrived list as the page's.
+    const part = Number.isInteger(message.part) ? message.part : null;
     if (part !== null && part > 1) {
       if (this.parts?.rev !== message.rev || this.parts.next !== part) return false;
     } else {
@@ -251,7 +252,7 @@ export class FeedRenderer extends EventTarget {
       default:
         this.virtual.append(items);
     }
-    const last = part === null || message.part >= message.parts;
+    const last = message.more !== true;
     this.parts = last ? null : { rev: message.rev, next: message.part + 1 };
     if (last) this.rev = typeof message.rev === "number" ? message.rev : (this.rev ?? 0);
     if (typeof message.total === "number") this.total = message.total;

@@ -96,7 +96,7 @@ extension SessionHost {
         defer { startNextHandTrial(loop: loop) }
         guard links[id] != nil else { return }
         switch result {
-        case .success(let answer): loop.send(answer.jsonBytes, to: id)
+        case .success(let answer): deliver(text: answer.jsonBytes, to: id, loop: loop)
         case .failure(let error): refuse(error, on: id, at: now, loop: loop)
         }
     }
