@@ -44,7 +44,6 @@ export class FeedRenderer extends EventTarget {
       placeRow: (row, index) => this.placeRow(row, index),
       sizeKey: (item) => this.sizeKey(item),
       horizontal: () => this.axis === "horizontal",
-      scale: () => this.scale?.() || 1,
     });
     this.scroller.addEventListener("scroll", () => this.hideNewItemsIfSeen(), { passive: true });
     this.scroller.addEventListener("keydown", (event) => this.onKeyDown(event));

@@ -899,6 +899,11 @@ window.playground = Object.freeze({
   get anchor() { return visibleAnchor(); },
   get restoring() { return restoring !== null; },
   itemIds: () => feed.itemIds(),
+  /** The content size the page reports, and the one it measures with every row an element (they must agree). */
+  contentSizes: () => ({
+    reported: reporter.measure("idle").contentSize,
+    everyRow: feed.virtual.withEveryRow(() => reporter.measure("idle").contentSize),
+  }),
   eventCount: (name) => events.filter((e) => e.name === name).length,
   /** The timeline's y (px) for an offset, as last drawn. */
   timelineY: (value) => timeline.yOf(value),

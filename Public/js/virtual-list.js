@@ -22,10 +22,9 @@ export class VirtualList {
    * @param {(row: HTMLElement, index: number) => void} options.placeRow marks a drawn row with its index.
    * @param {(item: object) => string} options.sizeKey rows of one key have one size.
    * @param {() => boolean} options.horizontal whether the list runs along x.
-   * @param {() => number} options.scale how much the feed is scaled on screen.
    */
-  constructor({ scroller, list, createRow, placeRow, sizeKey, horizontal, scale }) {
-    Object.assign(this, { scroller, list, createRow, placeRow, sizeKey, horizontal, scale });
+  constructor({ scroller, list, createRow, placeRow, sizeKey, horizontal }) {
+    Object.assign(this, { scroller, list, createRow, placeRow, sizeKey, horizontal });
     this.items = [];
     this.keys = []; // each item's size key
     this.sizes = new Float64Array(64);
@@ -36,6 +35,7 @@ export class VirtualList {
     this.first = 0; // the drawn rows: [first, end)
     this.end = 0;
     this.rows = new Map(); // id → drawn row
+    this.unmeasured = false; // a drawn row could not be measured (the feed was hidden): measure at the next update
     this.scroller.addEventListener("scroll", () => this.update(), { passive: true });
   }
 
@@ -131,6 +131,7 @@ export class VirtualList {
     this.measured.clear();
     this.gap = null;
     this.margins = null;
+    this.keys = this.items.map((item) => this.sizeKey(item));
     for (let i = 0; i < this.items.length; i++) this.sizes[i] = this.sizeOf(this.keys[i], this.items[i]);
     this.validStarts = 0;
     this.update({ force: true });
@@ -200,7 +201,7 @@ export class VirtualList {
     const margin = overscan * REDRAW_AT;
     const needFirst = this.indexAt(view.start - margin);
     const needEnd = this.indexAt(view.end + margin) + 1;
-    if (!force && needFirst >= this.first && needEnd <= this.end) return;
+    if (!force && !this.unmeasured && needFirst >= this.first && needEnd <= this.end) return;
     this.draw(this.indexAt(view.start - overscan), this.indexAt(view.end + overscan) + 1);
   }
 
@@ -245,14 +246,15 @@ export class VirtualList {
    * size changed, and the rows must be drawn again.
    */
   measure(first, end) {
+    this.unmeasured = false;
     let changed = false;
-    const k = this.scale() || 1;
     const horizontal = this.horizontal();
     for (let i = first; i < end; i++) {
       const key = this.keys[i];
       const row = this.rows.get(String(this.items[i].id));
       if (this.measured.has(key)) continue;
-      const box = row.getBoundingClientRect();
+      // The used size from the style, not the client rect: the frame may be scaled on screen, and its scale
+      // changes while the page lays itself out.
       const style = getComputedStyle(row);
       const margins = horizontal ? parseFloat(style.marginLeft) + parseFloat(style.marginRight) : parseFloat(style.marginTop) + parseFloat(style.marginBottom);
       if (margins !== this.margins) {
@@ -267,7 +269,13 @@ export class VirtualList {
           changed = true;
         }
       }
-      const size = Math.round(((horizontal ? box.width : box.height) / k) * LAYOUT_UNIT) / LAYOUT_UNIT + margins;
+      const used = parseFloat(horizontal ? style.width : style.height);
+      // A feed not laid out (a hidden tab) has no used size ("auto"): measured once it shows.
+      if (!(used > 0)) {
+        this.unmeasured = true;
+        continue;
+      }
+      const size = Math.round(used * LAYOUT_UNIT) / LAYOUT_UNIT + margins;
       this.measured.set(key, size);
       for (let j = 0; j < this.items.length; j++) {
         if (this.keys[j] !== key || this.sizes[j] === size) continue;
@@ -303,6 +311,17 @@ export class VirtualList {
       else this.draw(first, end);
     }
     return this.rows.get(String(this.items[index].id)) ?? null;
+  }
+
+  /** `measure()` with every row drawn (as a list of every row lays out), the drawn window restored after. */
+  withEveryRow(measure) {
+    const { first, end } = this;
+    this.draw(0, this.items.length);
+    try {
+      return measure();
+    } finally {
+      this.draw(first, end);
+    }
   }
 
   indexOf(id) {

@@ -49,7 +49,7 @@ def geometry(page: Page) -> dict:
 
 def wait_items(page: Page, count: int) -> None:
     """Waits until the page holds `count` items (drawn or not: only the rows near the viewport are elements)."""
-    page.wait_for_function("(n) => window.playground.itemIds().length === n", arg=count, timeout=5000)
+    page.wait_for_function("(n) => window.playground.itemIds().length === n", arg=count)
 
 
 def wait_event(page: Page, name: str, count: int = 1) -> None:
