@@ -111,6 +111,7 @@ export class VirtualList {
     }
     this.sizes.copyWithin(at + n, at, this.items.length);
     const keys = items.map((item) => this.sizeKey(item));
+    this.probe(items, keys);
     for (let i = 0; i < n; i++) this.sizes[at + i] = this.sizeOf(keys[i], items[i]);
     // Not push(...items): a spread of 100,000 arguments overflows the stack.
     this.items = at === 0 ? items.concat(this.items) : this.items.concat(items);
@@ -126,12 +127,47 @@ export class VirtualList {
     return this.measured.values().next().value ?? 56;
   }
 
+  /**
+   * Measures one row of each key among `items` not measured yet, before any of them is drawn: each is added at
+   * the list's end, all laid out at once, read and removed (in one task: never painted). So a row is never
+   * counted at another size than its own, above the viewport either.
+   */
+  probe(items, keys) {
+    const unmeasured = new Map();
+    for (let i = 0; i < items.length; i++) {
+      if (!this.measured.has(keys[i]) && !unmeasured.has(keys[i])) unmeasured.set(keys[i], items[i]);
+    }
+    if (unmeasured.size === 0) return;
+    const probes = Array.from(unmeasured, ([key, item]) => [key, this.createRow(item)]);
+    this.list.append(...probes.map(([, row]) => row));
+    for (const [key, row] of probes) {
+      const size = this.usedSize(row);
+      if (size !== null) this.measured.set(key, size);
+      row.remove();
+    }
+  }
+
+  /**
+   * A row's size along the list, its margins included, from its used style (in layout px: the frame's scale on
+   * screen changes while the page lays itself out); null while the feed is not laid out (a hidden tab).
+   */
+  usedSize(row) {
+    const style = getComputedStyle(row);
+    const horizontal = this.horizontal();
+    const used = parseFloat(horizontal ? style.width : style.height);
+    if (!(used > 0)) return null;
+    const margins = horizontal ? parseFloat(style.marginLeft) + parseFloat(style.marginRight) : parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+    this.margins = margins;
+    return Math.round(used * LAYOUT_UNIT) / LAYOUT_UNIT + margins;
+  }
+
   /** Forgets every measurement (the axis or the rows' style changed): rows are measured again as drawn. */
   remeasure() {
     this.measured.clear();
     this.gap = null;
     this.margins = null;
     this.keys = this.items.map((item) => this.sizeKey(item));
+    this.probe(this.items, this.keys);
     for (let i = 0; i < this.items.length; i++) this.sizes[i] = this.sizeOf(this.keys[i], this.items[i]);
     this.validStarts = 0;
     this.update({ force: true });
@@ -248,34 +284,14 @@ export class VirtualList {
   measure(first, end) {
     this.unmeasured = false;
     let changed = false;
-    const horizontal = this.horizontal();
     for (let i = first; i < end; i++) {
       const key = this.keys[i];
-      const row = this.rows.get(String(this.items[i].id));
       if (this.measured.has(key)) continue;
-      // The used size from the style, not the client rect: the frame may be scaled on screen, and its scale
-      // changes while the page lays itself out.
-      const style = getComputedStyle(row);
-      const margins = horizontal ? parseFloat(style.marginLeft) + parseFloat(style.marginRight) : parseFloat(style.marginTop) + parseFloat(style.marginBottom);
-      if (margins !== this.margins) {
-        // Rows of an item's own height not drawn yet take the margins now known.
-        this.margins = margins;
-        for (let j = 0; j < this.items.length; j++) {
-          if (this.measured.has(this.keys[j])) continue;
-          const estimate = this.sizeOf(this.keys[j], this.items[j]);
-          if (this.sizes[j] === estimate) continue;
-          this.sizes[j] = estimate;
-          this.validStarts = Math.min(this.validStarts, j);
-          changed = true;
-        }
-      }
-      const used = parseFloat(horizontal ? style.width : style.height);
-      // A feed not laid out (a hidden tab) has no used size ("auto"): measured once it shows.
-      if (!(used > 0)) {
+      const size = this.usedSize(this.rows.get(String(this.items[i].id)));
+      if (size === null) {
         this.unmeasured = true;
         continue;
       }
-      const size = Math.round(used * LAYOUT_UNIT) / LAYOUT_UNIT + margins;
       this.measured.set(key, size);
       for (let j = 0; j < this.items.length; j++) {
         if (this.keys[j] !== key || this.sizes[j] === size) continue;
