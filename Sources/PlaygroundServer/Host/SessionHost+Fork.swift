@@ -111,10 +111,7 @@ extension SessionHost {
         // Its hello came in time: the rebuild may take longer than the hello timeout (it is bounded by
         // --max-fork-lines, and the queue by maxForksInProgress).
         links[id]?.forking = hello
-        if let timer = links[id]?.helloTimer {
-            loop.cancel(timer)
-            links[id]?.helloTimer = nil
-        }
+        pauseHelloTimer(id, loop: loop)
         let limits = forkLimits
         let token = Self.makeToken()
         let cancellation = ForkCancellation()

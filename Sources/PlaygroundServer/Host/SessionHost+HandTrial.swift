@@ -75,6 +75,8 @@ extension SessionHost {
         }
         handTrialQueue.enqueue(
             HandTrialQueue.Entry(connection: id, peer: peer, work: work, cancellation: cancellation, upload: held))
+        // The trial is bounded by its own limits and may take longer than the hello timeout (a busy machine).
+        pauseHelloTimer(id, loop: loop)
         startNextHandTrial(loop: loop)
     }
 
@@ -99,5 +101,6 @@ extension SessionHost {
         case .success(let answer): deliver(text: answer.jsonBytes, to: id, loop: loop)
         case .failure(let error): refuse(error, on: id, at: now, loop: loop)
         }
+        if links[id]?.session == nil { armHelloTimer(id, loop: loop) }
     }
 }

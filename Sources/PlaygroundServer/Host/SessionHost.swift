@@ -132,6 +132,14 @@ final class SessionHost: WebServerDelegate {
         armHelloTimer(id, loop: loop)
     }
 
+    /// Stops the hello timeout while the server works for the connection (a fork's rebuild, a hand trial):
+    /// that work is bounded by its own limits and may take longer; ``armHelloTimer(_:loop:)`` starts it again.
+    func pauseHelloTimer(_ id: ConnectionID, loop: WebServerLoop) {
+        guard let timer = links[id]?.helloTimer else { return }
+        loop.cancel(timer)
+        links[id]?.helloTimer = nil
+    }
+
     /// Closes the connection if it has not said an accepted `hello` within `--hello-timeout`.
     func armHelloTimer(_ id: ConnectionID, loop: WebServerLoop) {
         let timeout = options.helloTimeoutMilliseconds
