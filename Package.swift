@@ -45,13 +45,20 @@ let package = Package(
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
         // Tests that launch a browser (chromium) live apart, so the core's tests start no other program.
         .testTarget(name: "BrowserModelTests", dependencies: ["ScrollCore"]),
-        // What an app links, tested as an app sees it: the two products only, and a consumer package.
-        .testTarget(name: "ScrollRulesTests", dependencies: ["ScrollRules", "ScrollRulesUI"], exclude: ["AppleStubs"]),
+        // The test clocks and threads both suites of the app's library use (a library under Tests/, no tests).
+        .target(name: "ScrollRulesTestSupport", dependencies: ["ScrollRulesUI"], path: "Tests/ScrollRulesTestSupport"),
+        // What an app links, tested as an app sees it: the two products only (and the test support), and a
+        // consumer package.
+        .testTarget(
+            name: "ScrollRulesTests", dependencies: ["ScrollRules", "ScrollRulesUI", "ScrollRulesTestSupport"],
+            exclude: ["AppleStubs"]),
         // The app's FeedModel against the playground's session on every trace and the lab's scenarios, and the
         // library (with docs/swiftui.md and the export snippets) compiled for iOS 17, iOS 18 and macOS 14.
         .testTarget(
             name: "ScrollRulesAgreementTests",
-            dependencies: ["ScrollRules", "ScrollRulesUI", "ScrollCore", "ScrollLab", "PlaygroundServer"]),
+            dependencies: [
+                "ScrollRules", "ScrollRulesUI", "ScrollRulesTestSupport", "ScrollCore", "ScrollLab", "PlaygroundServer",
+            ]),
         .testTarget(name: "ScrollLabTests", dependencies: ["ScrollLab", "ScrollCore"]),
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport", "LWSClient"]),
         .testTarget(

@@ -1,9 +1,11 @@
 // The feed renderer: items exactly as the server sends them, and the indicators drawn from `state`.
 // It never adds an item or decides a trigger on its own. The list follows the ARIA feed
 // pattern: `role="feed"`, busy while a page or refresh is in flight, items as `article`s with their
-// position, and polite announcements of what landed or failed.
+// position in the whole feed, and polite announcements of what landed or failed. Only the rows near the
+// viewport are elements (./virtual-list.js), as in a LazyVStack.
 
 import { el, prefersReducedMotion } from "./dom.js";
+import { VirtualList } from "./virtual-list.js";
 
 const MIN_SPINNER_PX = 44; // room for the spinner while refreshing when the server's height is smaller
 const NEW_ITEM_HIGHLIGHT_MS = 1600;
@@ -32,6 +34,17 @@ export class FeedRenderer extends EventTarget {
     this.describe = () => ({}); // a preset's description (`welcome.presets`) by name, set by main.js
     this.unseenMessages = 0; // messages that arrived below while the reader was scrolled up
     this.firstVisibleHint = 0; // the index firstVisibleItem() last found: where its next search starts
+    this.windowStart = 0; // a bounded window: the session's index of the first item the page holds
+    this.fresh = new Set(); // ids of items just refreshed in, highlighted for a moment
+    this.parts = null; // an items message arriving in parts: {rev, next}
+    this.virtual = new VirtualList({
+      scroller: this.scroller,
+      list: this.list,
+      createRow: (item) => this.renderItem(item),
+      placeRow: (row, index) => this.placeRow(row, index),
+      sizeKey: (item) => this.sizeKey(item),
+      horizontal: () => this.axis === "horizontal",
+    });
     this.scroller.addEventListener("scroll", () => this.hideNewItemsIfSeen(), { passive: true });
     this.scroller.addEventListener("keydown", (event) => this.onKeyDown(event));
     this.newItems.addEventListener("click", () => {
@@ -49,9 +62,14 @@ export class FeedRenderer extends EventTarget {
     });
   }
 
-  /** Item ids in display order. */
+  /** Item ids in display order: every item the page holds, drawn or not. */
   itemIds() {
-    return Array.from(this.list.children, (node) => node.dataset.id);
+    return this.virtual.ids();
+  }
+
+  /** How many items the page holds. */
+  get count() {
+    return this.virtual.count;
   }
 
   /** Something the server decided about the feed, shown in the feed (failures) and announced. */
@@ -167,13 +185,15 @@ export class FeedRenderer extends EventTarget {
       return;
     }
     if (event.key !== "PageDown" && event.key !== "PageUp") return;
-    const items = Array.from(this.list.children);
-    if (items.length === 0) return;
-    const current = items.indexOf(document.activeElement);
-    if (current === -1 && document.activeElement !== this.scroller) return;
+    const count = this.virtual.count;
+    if (count === 0) return;
+    const focused = document.activeElement;
+    const current = focused?.parentElement === this.list ? this.virtual.indexOf(focused.dataset.id) : -1;
+    if (current === -1 && focused !== this.scroller) return;
     event.preventDefault();
-    const from = current === -1 ? items.indexOf(this.firstVisibleItem() ?? items[0]) - (event.key === "PageDown" ? 1 : 0) : current;
-    const next = items[Math.max(0, Math.min(items.length - 1, from + (event.key === "PageDown" ? 1 : -1)))];
+    const visible = this.firstVisibleItem();
+    const from = current !== -1 ? current : (visible ? this.virtual.indexOf(visible.dataset.id) : 0) - (event.key === "PageDown" ? 1 : 0);
+    const next = this.virtual.rowAt(Math.max(0, Math.min(count - 1, from + (event.key === "PageDown" ? 1 : -1))));
     next.focus({ preventScroll: false });
     next.scrollIntoView({ block: "nearest" });
   }
@@ -206,31 +226,39 @@ export class FeedRenderer extends EventTarget {
    * applies: it is the whole list, and it starts the rev count afresh (a new session).
    */
   applyItems(message) {
-    const stale = typeof message.rev === "number" && this.rev !== null && message.rev <= this.rev;
-    if (stale && message.op !== "replace") return false;
+    // A long list arrives in parts (`part` 1, 2, …, one `rev`, `more` on all but the last): the rev counts as
+    // applied with the last, so the server judges no geometry of a half-arrived list as the page's.
+    const part = Number.isInteger(message.part) ? message.part : null;
+    if (part !== null && part > 1) {
+      if (this.parts?.rev !== message.rev || this.parts.next !== part) return false;
+    } else {
+      const stale = typeof message.rev === "number" && this.rev !== null && message.rev <= this.rev;
+      if (stale && message.op !== "replace") return false;
+    }
     const items = Array.isArray(message.items) ? message.items : [];
-    const nodes = items.map((item) => this.renderItem(item));
     switch (message.op) {
       case "replace":
-        this.list.replaceChildren(...nodes);
+        this.virtual.replace(items);
         this.newItems.hidden = true;
         this.clearUnseenMessages();
         break;
       case "prepend":
-        this.prepend(nodes, message.older === true);
+        this.prepend(items, message.older === true);
         break;
       case "trim":
         this.trim(message.edge === "top" ? "top" : "bottom", Number(message.count) || 0);
         break;
       default:
-        this.list.append(...nodes);
+        this.virtual.append(items);
     }
-    this.rev = typeof message.rev === "number" ? message.rev : (this.rev ?? 0);
+    const last = message.more !== true;
+    this.parts = last ? null : { rev: message.rev, next: message.part + 1 };
+    if (last) this.rev = typeof message.rev === "number" ? message.rev : (this.rev ?? 0);
     if (typeof message.total === "number") this.total = message.total;
     if (typeof message.hasMore === "boolean") this.hasMore = message.hasMore;
     this.updatePositions();
     this.updateEndOfFeed();
-    this.dispatchEvent(new CustomEvent("items", { detail: { op: message.op, rev: this.rev, count: this.list.children.length } }));
+    this.dispatchEvent(new CustomEvent("items", { detail: { op: message.op, rev: this.rev, count: this.count, last } }));
     return true;
   }
 
@@ -239,24 +267,29 @@ export class FeedRenderer extends EventTarget {
    * jump) and a pill offers the new items. At the very top (where a pull-to-refresh ends) the new
    * items simply appear on top, which is what the pull asked for.
    */
-  prepend(nodes, older = false) {
-    if (nodes.length === 0) return;
+  prepend(items, older = false) {
+    if (items.length === 0) return;
     const position = this.axis === "horizontal" ? this.scroller.scrollLeft : this.scroller.scrollTop;
     // Older items (load previous) never move what the user sees, even at the very top.
     const anchor = position > 0.5 || older ? this.firstVisibleItem() : null;
-    if (!anchor) this.list.prepend(...nodes);
+    const ids = items.map((item) => String(item.id));
+    if (!older) for (const id of ids) this.fresh.add(id);
+    if (!anchor) this.virtual.prepend(items);
     else {
-      this.keepingAnchor(anchor, older, () => this.list.prepend(...nodes));
+      this.keepingAnchor(anchor, older, () => this.virtual.prepend(items));
       if (!older) {
-        this.newItems.textContent = `↑ ${nodes.length} new`;
+        this.newItems.textContent = `↑ ${items.length} new`;
         this.newItems.hidden = false;
       }
     }
+    this.virtual.update();
     if (older) return;
-    for (const node of nodes) {
-      node.classList.add("is-new");
-      setTimeout(() => node.classList.remove("is-new"), NEW_ITEM_HIGHLIGHT_MS);
-    }
+    setTimeout(() => {
+      for (const id of ids) {
+        this.fresh.delete(id);
+        this.virtual.rows.get(id)?.classList.remove("is-new");
+      }
+    }, NEW_ITEM_HIGHLIGHT_MS);
   }
 
   /**
@@ -291,18 +324,18 @@ export class FeedRenderer extends EventTarget {
    * the first visible row stays where it is, as through an older prepend.
    */
   trim(edge, count) {
-    const rows = Array.from(this.list.children);
-    const n = Math.min(count, rows.length);
+    const n = Math.min(count, this.virtual.count);
     if (n === 0) return;
-    const gone = edge === "top" ? rows.slice(0, n) : rows.slice(rows.length - n);
+    const remove = () => this.virtual.remove(edge, n);
     if (edge !== "top") {
-      for (const row of gone) row.remove();
+      remove();
+      this.virtual.update();
       return;
     }
     const anchor = this.firstVisibleItem();
-    const remove = () => { for (const row of gone) row.remove(); };
-    if (anchor && !gone.includes(anchor)) this.keepingAnchor(anchor, true, remove);
+    if (anchor && this.virtual.indexOf(anchor.dataset.id) >= n) this.keepingAnchor(anchor, true, remove);
     else remove();
+    this.virtual.update();
   }
 
   /**
@@ -311,7 +344,7 @@ export class FeedRenderer extends EventTarget {
    * when the list does not hold the item yet (the items message that follows brings it).
    */
   scrollToItem(id, anchor) {
-    const node = Array.from(this.list.children).find((row) => row.dataset.id === id);
+    const node = this.reveal(id);
     if (!node) return false;
     const k = this.scale?.() || 1;
     const horizontal = this.axis === "horizontal";
@@ -330,12 +363,30 @@ export class FeedRenderer extends EventTarget {
   }
 
   /**
+   * The drawn row of an item, or null when the list does not hold it. A row far from the drawn ones is
+   * brought into the viewport first (at its top, below the inset), so that the rows around it are drawn.
+   */
+  reveal(id) {
+    const index = this.virtual.indexOf(id);
+    if (index === -1) return null;
+    if (index < this.virtual.first || index >= this.virtual.end) {
+      const { start } = this.virtual.viewport();
+      const delta = this.virtual.startOf(index) - start - this.insetTop;
+      if (this.axis === "horizontal") this.scroller.scrollLeft += delta;
+      else this.scroller.scrollTop += delta;
+      this.virtual.update({ force: true });
+    }
+    return this.virtual.rowAt(index);
+  }
+
+  /**
    * The first item in view, in layout terms: the content's translate (a pull, the refresh indicator) is
    * not scrolling, so the gap it opens above the first row does not count. (Measured with the translate,
    * an older prepend during a pull at the top showed its rows in that gap, and the page reported another
    * item first in view although nothing had moved: the fling test's anchorDrift.)
    */
   firstVisibleItem() {
+    this.virtual.update();
     const rows = this.list.children;
     const count = rows.length;
     if (count === 0) return null;
@@ -404,15 +455,37 @@ export class FeedRenderer extends EventTarget {
     if (position >= end - 2) this.clearUnseenMessages();
   }
 
-  /** aria-posinset / aria-setsize of every article: the size is unknown (−1) while the feed has more. */
+  /** The drawn rows' positions again (the count, the window or hasMore changed). */
   updatePositions() {
-    const size = this.hasMore === false ? String(this.list.children.length) : "-1";
-    let position = 1;
-    for (const node of this.list.children) {
-      const text = String(position++);
-      if (node.getAttribute("aria-posinset") !== text) node.setAttribute("aria-posinset", text);
-      if (node.getAttribute("aria-setsize") !== size) node.setAttribute("aria-setsize", size);
-    }
+    const { first, end, items, rows } = this.virtual;
+    for (let i = first; i < end; i++) this.placeRow(rows.get(String(items[i].id)), i);
+  }
+
+  /**
+   * A drawn row's place: aria-posinset / aria-setsize in the whole feed (a bounded window's rows count from
+   * the session's first item; the size is unknown, −1, while the feed has more), and a chat bubble's side.
+   */
+  placeRow(row, index) {
+    const position = String(this.windowStart + index + 1);
+    const size = this.hasMore === false ? String(Math.max(this.total, this.windowStart + this.virtual.count)) : "-1";
+    if (row.getAttribute("aria-posinset") !== position) row.setAttribute("aria-posinset", position);
+    if (row.getAttribute("aria-setsize") !== size) row.setAttribute("aria-setsize", size);
+    row.classList.toggle("is-left", index % 3 === 0);
+  }
+
+  /** A bounded window's first item (`state.window.range.start`): the rows' positions count from it. */
+  setWindowStart(start) {
+    const next = Number.isInteger(start) && start >= 0 ? start : 0;
+    if (next === this.windowStart) return;
+    this.windowStart = next;
+    this.updatePositions();
+  }
+
+  /** Rows with and without a subtitle, or of a given height, have one size each; a strip's cards one width. */
+  sizeKey(item) {
+    if (this.axis === "horizontal") return "card";
+    if (typeof item.height === "number" && item.height > 0) return `h${item.height}`;
+    return item.subtitle ? "two lines" : "one line";
   }
 
   renderItem(item) {
@@ -431,6 +504,7 @@ export class FeedRenderer extends EventTarget {
     text.append(title);
     if (item.subtitle) text.append(el("div", "item-subtitle", item.subtitle));
     row.append(avatar, text, el("span", "item-id", `#${id}`));
+    if (this.fresh.has(id)) row.classList.add("is-new");
     if (typeof item.height === "number" && item.height > 0) {
       row.dataset.height = String(item.height);
       this.sizeRow(row);
@@ -484,7 +558,11 @@ export class FeedRenderer extends EventTarget {
     const topEdge = state.topEdge ?? null;
     this.previousIndicator.hidden = !topEdge?.loadingPreviousPage;
     this.showPreviousFailure(topEdge?.loadFailure ?? null);
-    this.phone.classList.toggle("is-chat", this.describe(state.preset).opensAtBottom === true);
+    const chat = this.describe(state.preset).opensAtBottom === true;
+    if (chat !== this.phone.classList.contains("is-chat")) {
+      this.phone.classList.toggle("is-chat", chat);
+      this.virtual.remeasure(); // bubbles have margins and gaps a list's rows have not
+    }
     if (JSON.stringify(state.loadFailure ?? null) !== JSON.stringify(this.loadFailure)) this.showLoadFailure(state.loadFailure ?? null);
     const busy = String(Boolean(state.loadingNextPage || refreshing));
     if (this.list.getAttribute("aria-busy") !== busy) this.list.setAttribute("aria-busy", busy);
@@ -511,7 +589,7 @@ export class FeedRenderer extends EventTarget {
     const exhausted = this.hasMore === false && this.rev !== null && !this.phone.classList.contains("is-chat");
     this.endOfFeed.hidden = !exhausted;
     // A bounded window holds fewer rows than the feed has: the count is the session's (`total`).
-    if (exhausted) this.endText.textContent = `End of feed · ${Math.max(this.total, this.list.children.length)} items`;
+    if (exhausted) this.endText.textContent = `End of feed · ${Math.max(this.total, this.virtual.count)} items`;
   }
 
   /** Vertical list or horizontal strip (config `axis`). */
@@ -522,6 +600,7 @@ export class FeedRenderer extends EventTarget {
     this.topIndicator.classList.toggle("is-horizontal", horizontal);
     this.phone.classList.toggle("is-strip", horizontal);
     for (const row of this.list.children) this.sizeRow(row);
+    this.virtual.remeasure();
     this.setInsetTop(this.insetTop);
     if (this.state) this.applyState(this.state);
   }

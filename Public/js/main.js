@@ -303,7 +303,7 @@ connection.addEventListener("message", ({ detail: msg }) => {
         if (msg.op === "replace") {
           awaitingReset = false;
           inspector.setRev(feed.rev ?? 0);
-          inspector.setShownCount(feed.list.children.length);
+          inspector.setShownCount(feed.count);
           reporter.wake();
           break;
         }
@@ -321,7 +321,7 @@ connection.addEventListener("message", ({ detail: msg }) => {
         clearTimeout(resetTimer);
       }
       inspector.setRev(feed.rev ?? 0);
-      inspector.setShownCount(feed.list.children.length);
+      inspector.setShownCount(feed.count);
       if (msg.op === "replace") suggestJump();
       if (restoring) restorePosition(false);
       break;
@@ -485,6 +485,7 @@ function suggestJump() {
 function showWindow(msg) {
   const readout = byId("window-readout");
   const range = msg.window ?? null;
+  feed.setWindowStart(range?.start ?? 0);
   if (readout.hidden !== (range === null)) {
     readout.hidden = range === null;
     frame.layout();
@@ -841,7 +842,7 @@ function restoreAfterReload(session) {
 function restorePosition(done) {
   const anchor = restoring;
   const scroller = byId("feed");
-  const item = Array.from(feed.list.children).find((node) => node.dataset.id === anchor.id);
+  const item = feed.reveal(anchor.id);
   if (item) {
     const shift = feed.offsetInViewport(item) / (frame.scale || 1) - anchor.offset;
     if (axis === "horizontal") scroller.scrollLeft += shift;
@@ -898,6 +899,11 @@ window.playground = Object.freeze({
   get anchor() { return visibleAnchor(); },
   get restoring() { return restoring !== null; },
   itemIds: () => feed.itemIds(),
+  /** The content size the page reports, and the one it measures with every row an element (they must agree). */
+  contentSizes: () => ({
+    reported: reporter.measure("idle").contentSize,
+    everyRow: feed.virtual.withEveryRow(() => reporter.measure("idle").contentSize),
+  }),
   eventCount: (name) => events.filter((e) => e.name === name).length,
   /** The timeline's y (px) for an offset, as last drawn. */
   timelineY: (value) => timeline.yOf(value),

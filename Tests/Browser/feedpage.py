@@ -48,7 +48,10 @@ def geometry(page: Page) -> dict:
 
 
 def wait_items(page: Page, count: int) -> None:
-    expect(page.locator("#items > article")).to_have_count(count)
+    """Waits until the page holds `count` items (drawn or not: only the rows near the viewport are elements).
+    Polled every 100 ms, as `expect` polls, not every frame: a frame between an `items` message and the `state`
+    sent with it would see a refresh's indicator still open."""
+    page.wait_for_function("(n) => window.playground.itemIds().length === n", arg=count, polling=100)
 
 
 def wait_event(page: Page, name: str, count: int = 1) -> None:

@@ -165,7 +165,7 @@ def test_a_preset_without_a_pull_rule_offers_no_refresh(start_server, open_page)
 
 def pill_flow(page, probe, name: str) -> None:
     # Messages arrive from the start: at least the opening page, however many came since.
-    wait_until(page, "() => document.querySelectorAll('#items > article').length >= 30")
+    wait_until(page, "() => window.playground.itemIds().length >= 30")
     wait_until(page, AT_END)
     # Scrolled up into the history: arrivals land below without moving the view, and the pill counts them.
     # A wheel gesture up, as a reader does. A message landing at that very moment pins the view back to

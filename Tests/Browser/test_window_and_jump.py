@@ -9,10 +9,10 @@ from __future__ import annotations
 from conftest import SCREENSHOTS
 from feedpage import event_count, item_ids, state, sync, wait_event, wait_until
 
-# Counts the item rows on every change of the list and every frame: the most it ever held.
+# Counts the items the page holds (drawn or not) on every change of the list and every frame: the most it ever held.
 COUNT_ROWS = """() => {
   const list = document.getElementById('items');
-  const rows = () => list.querySelectorAll(':scope > article').length;
+  const rows = () => window.playground.itemIds().length;
   window.__rows = { max: rows(), samples: 0 };
   const sample = () => { window.__rows.max = Math.max(window.__rows.max, rows()); window.__rows.samples += 1; };
   new MutationObserver(sample).observe(list, { childList: true });

@@ -107,6 +107,17 @@ struct HandTrialBudgetTests {
         #expect(idleTicks <= 20, "the server still works on trials nobody waits for")
     }
 
+    /// A trial that takes longer than `--hello-timeout` (its connection says no hello: it only tries a hand) is
+    /// answered: the timeout waits while the server works for the connection, as for a fork's rebuild. On a
+    /// busy machine the greedy trial below took longer than the default 10 s and was closed as helloless.
+    @Test func aTrialLongerThanTheHelloTimeoutIsAnswered() throws {
+        let server = try ServerProcess(["--max-session-items", "2000", "--hello-timeout", "1"])
+        let page = try Self.uploaded(Self.greedy, port: server.port)
+        try page.send(#"{"type":"tryHand"}"#)
+        let answer = try Self.answer(page)
+        #expect(answer["type"] == "handResult", "\(answer["message"] ?? .null)")
+    }
+
     /// Unabandoned, a greedy trial is bounded too: its items (`--max-session-items`) and seconds (120).
     @Test func aGreedyTrialIsAnsweredWithinItsBounds() throws {
         let server = try ServerProcess(["--max-session-items", "2000"])

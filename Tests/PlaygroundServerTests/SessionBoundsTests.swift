@@ -58,28 +58,6 @@ struct SessionBoundsTests {
         #expect(try page.next("state", where: { $0["hasMore"] == false })["itemCount"] == 120)
     }
 
-    /// With the smallest outbound cap, the item cap is lowered so that a full session still resumes in one
-    /// `replace` instead of being closed with 1008 on every attempt.
-    @Test func aFullSessionAlwaysResumes() throws {
-        let server = try ServerProcess(["--max-outbound", "65536"])
-        let warning = try #require(server.waitForStderr { $0.contains("sessions hold at most") })
-        let cap = try #require(Int(warning.split(separator: " ").first { Int($0) != nil } ?? ""))
-        #expect(cap < 10_000)
-        let page = try PlaygroundConnection(port: server.port)
-        let welcome = try page.hello(config: ["maxItems": 0, "pageSize": 100, "loadLatencyMs": 0]).welcome
-        var hasMore = true
-        while hasMore {
-            try page.send(["type": "loadMore"])
-            hasMore = try page.event("loadMoreFinished")["data"]?["hasMore"] != false
-        }
-        page.client.close()
-        _ = try page.client.waitForClose()
-        let resumed = try PlaygroundConnection(port: server.port)
-        let again = try resumed.hello(resume: welcome["resume"]?.string)
-        #expect(again.items["op"] == "replace")
-        #expect(again.items.itemIDs.count == cap)
-    }
-
     /// The churn: sessions opened and dropped again and again, recorded, keep no descriptor open
     /// while they wait for their page and do not grow the server.
     @Test func churnKeepsDescriptorsAndMemoryFlat() throws {

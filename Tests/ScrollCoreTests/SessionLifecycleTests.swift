@@ -48,7 +48,7 @@ struct SessionLifecycleTests {
     @Test func helloConfigIsAppliedBeforeTheFirstPage() {
         let h = Harness(["preset": "refreshable", "initialCount": 3, "maxItems": 3, "seed": 9])
         var config = ScrollConfig()
-        config.preset = .refreshable
+        config.rules.preset = .refreshable
         config.initialCount = 3
         config.maxItems = 3
         config.seed = 9
@@ -105,7 +105,7 @@ struct SessionLifecycleTests {
         var h = Harness()
         let effects = h.send(.configReceived(["bottomThreshold": 80, "pageSize": 20]))
         #expect(effects == [.log(LogEntry(.configChanged, ["changed": ["bottomThreshold": 80]]))])
-        #expect(h.session.config.bottomThreshold == 80)
+        #expect(h.session.config.rules.bottomThreshold == 80)
     }
 
     @Test func configMessageWithoutChangesDoesNothing() {

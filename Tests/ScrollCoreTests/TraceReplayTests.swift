@@ -33,8 +33,8 @@ struct TraceReplayTests {
     }
 
     @Test func unsetPullThresholdStaysThePresetDefault() throws {
-        let trace = try Trace.parse(Self.header { $0.preset = .refreshOffsetObservable }.json.jsonString)
-        #expect(trace.header.config.explicitPullThreshold == nil)
+        let trace = try Trace.parse(Self.header { $0.rules.preset = .refreshOffsetObservable }.json.jsonString)
+        #expect(trace.header.config.rules.explicitPullThreshold == nil)
         #expect(trace.header.config.pullThreshold == 100)
     }
 

@@ -25,8 +25,8 @@ public struct PlaygroundOptions: Sendable {
     public var maxConnecting = 64
     /// How long a WebSocket may take to say `hello` before it is closed with 1008 (`--hello-timeout`).
     public var helloTimeoutMilliseconds = 10_000
-    /// The most items one session holds (`--max-session-items`), refreshed ones included; lowered at
-    /// start, if need be, so that a whole feed always fits in one resume under `--max-outbound`.
+    /// The most items one session holds (`--max-session-items`), refreshed ones included. However many, a
+    /// resume or a jump sends them in parts that fit `--max-message` and `--max-outbound` (SessionHost+Outbox).
     public var maxSessionItems = 10_000
     /// Browser origins accepted besides the server's own.
     public var allowedOrigins: [String] = []

@@ -20,13 +20,6 @@ public final class PlaygroundServer: @unchecked Sendable {
     public init(options: PlaygroundOptions) throws {
         var options = options
         let descriptors = Self.fitToDescriptorLimit(&options)
-        let fitting = Self.itemsFittingOneResume(options)
-        if fitting < options.maxSessionItems {
-            StandardError.writeLine(
-                "scroll-playground: sessions hold at most \(fitting) items (not \(options.maxSessionItems)), so that a "
-                    + "resume fits --max-outbound \(options.maxOutboundBytes)")
-            options.maxSessionItems = fitting
-        }
         // Measured before the event log opens its file, which it may rotate to fit.
         let budget = options.logDirectory.flatMap { directory in
             options.maxLogBytes > 0 ? LogBudget(directory: directory, maxBytes: options.maxLogBytes) : nil
@@ -94,27 +87,6 @@ public final class PlaygroundServer: @unchecked Sendable {
         // Trace files are opened beside the transport's sockets: keep their descriptors free too.
         let traceFiles = options.logDirectory == nil ? 0 : options.maxSessions
         return (limit, reserve + traceFiles)
-    }
-
-    /// The most items whose `replace` (a resume) fits in the outbound cap with room to spare: the largest
-    /// item's encoding times the count must stay under half of `--max-outbound`.
-    static func itemsFittingOneResume(_ options: PlaygroundOptions) -> Int {
-        let seed = options.defaults.seed
-        let sample: [FeedItem]
-        switch options.source {
-        case .list(let items):
-            sample = items
-        case .synthetic:
-            // Synthetic items differ only in their words and numbers; refreshed ones have ids like new-N.
-            let last = options.maxSessionItems - 1
-            sample =
-                (0..<min(1_000, options.maxSessionItems)).compactMap { options.source.item(at: $0, seed: seed) }
-                + [options.source.item(at: last, seed: seed), FeedSource.refreshedItem(last + 1, seed: seed)].compactMap
-            { $0 }
-        }
-        // A comma between items, and room for number growth past the sample.
-        let largest = (sample.map { $0.json.jsonBytes.count }.max() ?? 64) + 16
-        return max(1, options.maxOutboundBytes / 2 / largest)
     }
 
     /// The port actually bound.

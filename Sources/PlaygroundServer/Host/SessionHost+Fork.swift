@@ -15,12 +15,10 @@ struct ForkLimits: Sendable {
     var maxBytes: Int
     /// The most lines of parent trace, header included (`--max-fork-lines`).
     var maxLines: Int
-    /// The most items a session holds (`--max-session-items`, as lowered at start).
+    /// The most items a session holds (`--max-session-items`).
     var itemCap: Int
     /// The largest message a page may send (`--max-message`).
     var maxMessageBytes: Int
-    /// Bytes queued for one page (`--max-outbound`): a parent's own item list must fit one resume too.
-    var maxOutboundBytes: Int
 }
 
 /// A fork's parent, read and replayed off the service thread (``SessionHost/rebuildFork``).
@@ -43,7 +41,7 @@ extension SessionHost {
     var forkLimits: ForkLimits {
         ForkLimits(
             maxBytes: options.maxForkBytes, maxLines: options.maxForkLines, itemCap: options.maxSessionItems,
-            maxMessageBytes: options.maxMessageBytes, maxOutboundBytes: options.maxOutboundBytes)
+            maxMessageBytes: options.maxMessageBytes)
     }
 
     /// Keeps a piece of a parent trace sent before `hello`; refuses a piece without `text` or past
@@ -113,10 +111,7 @@ extension SessionHost {
         // Its hello came in time: the rebuild may take longer than the hello timeout (it is bounded by
         // --max-fork-lines, and the queue by maxForksInProgress).
         links[id]?.forking = hello
-        if let timer = links[id]?.helloTimer {
-            loop.cancel(timer)
-            links[id]?.helloTimer = nil
-        }
+        pauseHelloTimer(id, loop: loop)
         let limits = forkLimits
         let token = Self.makeToken()
         let cancellation = ForkCancellation()
@@ -161,7 +156,7 @@ extension SessionHost {
         }
         if cancellation?.isCancelled == true { return abandoned }
         parent.header.hold(
-            toItemCap: min(limits.itemCap, Self.itemsFittingOneResume(parent, limits)),
+            toItemCap: limits.itemCap,
             maxMessageBytes: limits.maxMessageBytes)
         let rebuilt = Replay.rebuild(parent, through: fork.at, id: "fork", resumeToken: resumeToken)
         guard rebuilt.state.lifecycle == .open else {
@@ -179,14 +174,6 @@ extension SessionHost {
             lines.append(0x0A)
         }
         return .rebuilt(rebuilt, header: header, lines: lines)
-    }
-
-    /// The most of a parent's own items (`source.items`) whose `replace` fits half of `--max-outbound`, as
-    /// the server's own feed is held at start (PlaygroundServer.itemsFittingOneResume).
-    private static func itemsFittingOneResume(_ parent: Trace, _ limits: ForkLimits) -> Int {
-        guard case .list(let items) = parent.header.source else { return .max }
-        let largest = (items.map { $0.json.jsonBytes.count }.max() ?? 64) + 16
-        return max(1, limits.maxOutboundBytes / 2 / largest)
     }
 
     /// A fork's rebuild is done: the session opens on the connection that asked, if it is still there. The

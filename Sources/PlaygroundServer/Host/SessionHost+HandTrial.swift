@@ -17,7 +17,7 @@ extension HandTrial {
             // The same settings as data, for the page's "Export these settings": the preset and every setting
             // that differs from its defaults, the recording's own (its latencies) included, as the Swift has them.
             let tried = export.config.json.object ?? [:]
-            var exported: [String: JSONValue] = ["preset": .string(export.config.preset.rawValue)]
+            var exported: [String: JSONValue] = ["preset": .string(export.config.rules.preset.rawValue)]
             for (setting, _) in export.changed { exported[setting.name] = tried[setting.name] }
             var answer = outcome.answer
             answer["swift"] = .string(export.render())
@@ -75,6 +75,8 @@ extension SessionHost {
         }
         handTrialQueue.enqueue(
             HandTrialQueue.Entry(connection: id, peer: peer, work: work, cancellation: cancellation, upload: held))
+        // The trial is bounded by its own limits and may take longer than the hello timeout (a busy machine).
+        pauseHelloTimer(id, loop: loop)
         startNextHandTrial(loop: loop)
     }
 
@@ -96,8 +98,9 @@ extension SessionHost {
         defer { startNextHandTrial(loop: loop) }
         guard links[id] != nil else { return }
         switch result {
-        case .success(let answer): loop.send(answer.jsonBytes, to: id)
+        case .success(let answer): deliver(text: answer.jsonBytes, to: id, loop: loop)
         case .failure(let error): refuse(error, on: id, at: now, loop: loop)
         }
+        if links[id]?.session == nil { armHelloTimer(id, loop: loop) }
     }
 }

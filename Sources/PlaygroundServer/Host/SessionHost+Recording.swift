@@ -69,7 +69,7 @@ extension SessionHost {
     func sendRecordingStopped(of hosted: Hosted, loop: WebServerLoop) {
         guard let connection = hosted.connection, let reason = recordingStopped(of: hosted) else { return }
         let state = ServerMessage.state(hosted.state.currentState).noting(recordingStopped: reason)
-        loop.send(state.encoded(), to: connection, coalescingKey: state.coalescingKey)
+        deliver(state, to: connection, loop: loop)
     }
 
     /// An error's text without Foundation's wrapping ("The operation could not be completed…").

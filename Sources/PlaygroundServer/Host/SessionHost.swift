@@ -28,6 +28,8 @@ final class SessionHost: WebServerDelegate {
     let clock: () -> Int64
     /// Open WebSockets.
     var links: [ConnectionID: Link] = [:]
+    /// Connections with a message going out in parts, and what waits behind it (SessionHost+Outbox).
+    var outboxes: [ConnectionID: Outbox] = [:]
     var sessions: [SessionID: Hosted] = [:]
     var sessionIDsByToken: [String: SessionID] = [:]
     var nextSessionNumber: Int
@@ -130,6 +132,14 @@ final class SessionHost: WebServerDelegate {
         armHelloTimer(id, loop: loop)
     }
 
+    /// Stops the hello timeout while the server works for the connection (a fork's rebuild, a hand trial):
+    /// that work is bounded by its own limits and may take longer; ``armHelloTimer(_:loop:)`` starts it again.
+    func pauseHelloTimer(_ id: ConnectionID, loop: WebServerLoop) {
+        guard let timer = links[id]?.helloTimer else { return }
+        loop.cancel(timer)
+        links[id]?.helloTimer = nil
+    }
+
     /// Closes the connection if it has not said an accepted `hello` within `--hello-timeout`.
     func armHelloTimer(_ id: ConnectionID, loop: WebServerLoop) {
         let timeout = options.helloTimeoutMilliseconds
@@ -161,7 +171,7 @@ final class SessionHost: WebServerDelegate {
         guard let hosted = session(of: id) else {
             if links[id]?.forking != nil {
                 if case .success(.ping(let pingID)) = decoded {
-                    loop.send(ServerMessage.pong(id: pingID).encoded(), to: id)
+                    deliver(.pong(id: pingID), to: id, loop: loop)
                 } else {
                     refuse(
                         ProtocolError(.notReady, "the fork is being rebuilt: wait for its welcome"), on: id, at: time,
@@ -171,7 +181,7 @@ final class SessionHost: WebServerDelegate {
             }
             switch decoded {
             case .success(.hello(let hello)): greet(hello, raw: text, on: id, reading: reading, loop: loop)
-            case .success(.ping(let pingID)): loop.send(ServerMessage.pong(id: pingID).encoded(), to: id)
+            case .success(.ping(let pingID)): deliver(.pong(id: pingID), to: id, loop: loop)
             case .success: refuse(ProtocolError(.notReady, "send hello first"), on: id, at: time, loop: loop)
             case .failure(let error) where error.code == .unknownType && ForkTraceChunk.isOne(text):
                 receiveForkTrace(text, on: id, at: time, loop: loop)
@@ -223,6 +233,7 @@ final class SessionHost: WebServerDelegate {
 
     func connectionClosed(_ id: ConnectionID, code: UInt16?, on loop: WebServerLoop) {
         let link = links.removeValue(forKey: id)
+        outboxes[id] = nil
         uploads.drop(id)
         // A fork nobody waits for leaves the queue now with its parent (and its rebuild stops if running).
         if link?.forking != nil {
@@ -445,10 +456,9 @@ final class SessionHost: WebServerDelegate {
                 guard let connection = hosted.connection else { continue }
                 // Sent as it is unless the recording's trouble must be noted: no copy of a `state` to change.
                 if let reason = message.kind == .welcome ? traceMissing(of: hosted) : recordingStopped(of: hosted) {
-                    let noted = message.noting(recordingStopped: reason)
-                    loop.send(noted.encoded(), to: connection, coalescingKey: noted.coalescingKey)
+                    deliver(message.noting(recordingStopped: reason), to: connection, loop: loop)
                 } else {
-                    loop.send(message.encoded(), to: connection, coalescingKey: message.coalescingKey)
+                    deliver(message, to: connection, loop: loop)
                 }
                 if case .error(let error) = message, error.code.isRefusal { refusedOn = connection }
             case .schedule(let timer, let delay):
@@ -491,7 +501,7 @@ final class SessionHost: WebServerDelegate {
     {
         for effect in SessionState.refusal(error) {
             switch effect {
-            case .send(let message): loop.send(message.encoded(), to: id)
+            case .send(let message): deliver(message, to: id, loop: loop)
             case .log(let entry): record(entry, session: nil, fallbackName: id.description, loop: loop)
             case .schedule, .cancel: break
             }
@@ -512,7 +522,7 @@ final class SessionHost: WebServerDelegate {
         guard let hosted else { return }
         hosted.trace?.recordDecision(bytes, at: time ?? now)
         if let connection = hosted.connection {
-            loop.send(ServerMessage.eventMessage(encodedRecord: bytes), to: connection)
+            deliver(text: ServerMessage.eventMessage(encodedRecord: bytes), to: connection, loop: loop)
         }
     }
 

@@ -9,7 +9,7 @@ extension SessionState {
         checkAnchor(report, into: &effects)
         lastGeometry = report
         let seq = report.seq
-        let axis = report.geometry.along(config.axis)
+        let axis = report.geometry.along(config.rules.axis)
         holdRules()
         let decisions = ask(.geometryChanged(report.geometry, phase: report.phase))
         let verdict = controller.verdict

@@ -11,7 +11,7 @@ public struct SessionState: Equatable, Sendable {
         didSet { sourceIndex.invalidate() }
     }
     /// The most items the session holds, refreshed ones included (nil: no cap). At the cap the feed has no
-    /// more and a refresh adds only what still fits, so the whole feed always fits one resume.
+    /// more and a refresh adds only what still fits.
     public let itemCap: Int?
     /// Whether `hello` opened the session yet.
     public var lifecycle = SessionLifecycle.awaitingHello

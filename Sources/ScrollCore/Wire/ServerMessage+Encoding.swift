@@ -184,14 +184,24 @@ extension ScrollConfig.Setting {
 
 extension ItemsMessage {
     fileprivate func writeFields(to writer: inout JSONWriter) {
+        writeHead(op: op, to: &writer)
+        writer.beginArray()
+        for item in items { item.write(to: &writer) }
+        writer.endArray()
+        writeTail(to: &writer)
+    }
+
+    /// The members before the items: `op` and `rev`, and the `items` key.
+    func writeHead(op: Operation, to writer: inout JSONWriter) {
         writer.key("op")
         writer.string(op.rawValue)
         writer.key("rev")
         writer.number(rev)
         writer.key("items")
-        writer.beginArray()
-        for item in items { item.write(to: &writer) }
-        writer.endArray()
+    }
+
+    /// The members after the items.
+    func writeTail(to writer: inout JSONWriter) {
         if let trimmed {
             writer.key("edge")
             writer.string(trimmed.edge.rawValue)
