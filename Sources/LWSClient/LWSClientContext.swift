@@ -1,6 +1,7 @@
 import CLibWebSockets
 import LWSTransport
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -210,7 +211,7 @@ final class LWSClientContext: LWSCallbackHandler, @unchecked Sendable {
     // no close frame is sent; lws then sees the hang-up and reports CLIENT_CLOSED.
     private static func drop(_ wsi: OpaquePointer) {
         let fd = lws_get_socket_fd(wsi)
-        if fd >= 0 { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+        if fd >= 0 { Syscall.shutdownBoth(fd) }
     }
 
     // MARK: - Callback dispatch

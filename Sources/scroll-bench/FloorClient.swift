@@ -1,5 +1,6 @@
-import CBenchSyscalls
+import CSystemCalls
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -137,7 +138,7 @@ final class FloorClient: @unchecked Sendable {
             }
             seqs[index] += 1
             board.recordSend(session: index, seq: seqs[index], at: now)
-            let result = FloorFrame.bytes.withUnsafeBytes { Syscall.send(sockets[index], $0) }
+            let result = FloorFrame.bytes.withUnsafeBytes { Syscall.sendAll(sockets[index], $0) }
             guard case .bytes = result else {
                 failed += 1
                 return
