@@ -61,17 +61,15 @@ final class LWSClientContext: LWSCallbackHandler, @unchecked Sendable {
         LWSLog.installIfNeeded()
         // The protocol array and its name must outlive the context.
         protocolName = memory.cString("lws-transport-client")
-        let protocols = memory.zeroed(lws_protocols.self, count: 2)
-        protocols[0].name = UnsafePointer(protocolName)
-        protocols[0].callback = lwsRoutedCallback
+        let protocols = callbackRoute.protocols(named: protocolName, in: memory)
 
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
         info.protocols = UnsafePointer(protocols)
         // Without this option lws prefixes the client's Origin header with "http://".
         info.options = UInt64(LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN)
-        // lws_context_user() hands this back in every callback; the route outlives the context.
-        info.user = callbackRoute.contextUser
+        // The route outlives the context.
+        callbackRoute.route(&info)
         loop.configure(&info)
         guard let context = lws_create_context(&info) else {
             throw ClientError.contextUnavailable

@@ -12,9 +12,10 @@ package protocol LWSCallbackHandler: AnyObject {
     ) -> Int32
 }
 
-/// The way back from lws to Swift: lws calls back with no closure context, so the context's user pointer
-/// (`info.user`, read with `lws_context_user`) is this route, and ``lwsRoutedCallback`` (set as every
-/// protocol's callback) hands each callback to its handler.
+/// The way back from lws to Swift, the one callback entry of every context (the server's and the clients'):
+/// lws calls back with no closure context, so the context's user pointer (`info.user`, read with
+/// `lws_context_user`) is this route, and the entry (set as the protocol's callback by ``protocols(named:
+/// sessionBytes:in:)``) hands each callback to its handler.
 ///
 /// The route must outlive the context; it holds its handler unowned, so the handler (which owns the route
 /// and the context) must too.
@@ -25,12 +26,28 @@ package final class LWSCallbackRoute {
         self.handler = handler
     }
 
-    /// The pointer for `lws_context_creation_info.user`; valid as long as this route.
-    package var contextUser: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    /// Makes this route the one `info` calls back through (`info.user`, which lws hands back in every
+    /// callback as `lws_context_user`).
+    package func route(_ info: inout lws_context_creation_info) {
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// A protocol table of one protocol, `name`, whose callbacks come to this route's handler, with
+    /// `sessionBytes` of lws-owned memory per connection; allocated in `memory`, as lws keeps the table and
+    /// the name by pointer for the context's life.
+    package func protocols(
+        named name: UnsafeMutablePointer<CChar>, sessionBytes: Int = 0, in memory: LWSMemory
+    ) -> UnsafeMutablePointer<lws_protocols> {
+        let protocols = memory.zeroed(lws_protocols.self, count: 2)  // and the zeroed terminator
+        protocols[0].name = UnsafePointer(name)
+        protocols[0].callback = lwsRoutedCallback
+        protocols[0].per_session_data_size = sessionBytes
+        return protocols
+    }
 }
 
 /// The `lws_protocols.callback` of every context with an ``LWSCallbackRoute``.
-package func lwsRoutedCallback(
+private func lwsRoutedCallback(
     _ wsi: OpaquePointer?,
     _ reason: lws_callback_reasons,
     _ user: UnsafeMutableRawPointer?,
