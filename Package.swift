@@ -57,11 +57,17 @@ let package = Package(
             name: "ScrollRulesAgreementTests",
             dependencies: ["ScrollRules", "ScrollRulesUI", "ScrollCore", "ScrollLab", "PlaygroundServer"]),
         .testTarget(name: "ScrollLabTests", dependencies: ["ScrollLab", "ScrollCore"]),
-        .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport", "LWSClient"]),
+        // The raw socket clients the transport's and the server's tests share (a library under Tests/, so no
+        // test target keeps its own copy).
+        .target(name: "SocketTestSupport", dependencies: ["SystemCalls"], path: "Tests/SocketTestSupport"),
+        .testTarget(
+            name: "LWSTransportTests", dependencies: ["LWSTransport", "LWSClient", "SystemCalls", "SocketTestSupport"]),
         .testTarget(
             name: "PlaygroundServerTests",
             dependencies: [
-                "PlaygroundServer", "LWSTransport", "LWSClient", "SystemCalls", "CommandLineOptions", "ScrollRulesUI",
+                "PlaygroundServer", "LWSTransport", "LWSClient", "SystemCalls", "SocketTestSupport",
+                "CommandLineOptions",
+                "ScrollRulesUI",
                 "scroll-playground", "scroll-bench",
             ]
         ),

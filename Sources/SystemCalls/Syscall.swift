@@ -38,6 +38,14 @@ package enum Syscall {
             .map { _ in }
     }
 
+    /// Sets a time socket option (`SO_RCVTIMEO`, `SO_SNDTIMEO`: how long a blocking call waits) to `duration`.
+    package static func setTimeOption(_ fd: Int32, _ name: Int32, to duration: Duration) -> Result<Void, Errno> {
+        var value = timeval(
+            tv_sec: Int(duration.components.seconds), tv_usec: Int(duration.components.attoseconds / 1_000_000_000_000))
+        return retryingInterrupts { setsockopt(fd, SOL_SOCKET, name, &value, socklen_t(MemoryLayout<timeval>.size)) }
+            .map { _ in }
+    }
+
     /// Binds `fd` to the first `length` bytes of `address`.
     @inlinable package static func bind(_ fd: Int32, to address: sockaddr_storage, length: socklen_t) -> Result<
         Void, Errno
