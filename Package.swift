@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "PlaygroundServer",
             dependencies: ["ScrollCore", "ScrollLab", "LWSTransport", "SystemCalls", "CommandLineOptions"]),
-        .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer"]),
+        .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer", "SystemCalls"]),
         // Benchmarks: measured, never asserted in tests.
         .executableTarget(
             name: "scroll-bench", dependencies: ["ScrollCore", "LWSClient", "CommandLineOptions", "SystemCalls"]),

@@ -49,19 +49,6 @@ extension Syscall {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Writes all of `text` to `fd` at once (standard output or error, which stdio would buffer).
-    package static func writeAll(_ fd: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { buffer in
-            var written = 0
-            while written < buffer.count {
-                let rest = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[written...]))
-                guard case .success(let count) = write(fd, rest), count > 0 else { return }
-                written += count
-            }
-        }
-    }
-
     /// Runs `handler` on `signal` (it may make only async-signal-safe calls). The corresponding C function is
     /// signal(2).
     package static func handle(_ signal: Int32, with handler: @convention(c) (Int32) -> Void) {

@@ -207,15 +207,13 @@ package enum Syscall {
     // MARK: Files
 
     /// Opens `path` read-only and close-on-exec (`open`).
-    @inlinable
     package static func openForReading(_ path: String) -> Result<Int32, Errno> {
-        retryingInterrupts { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+        open(path, flags: O_RDONLY | O_CLOEXEC)
     }
 
     /// Whether `path` names a directory, following symbolic links (`stat`).
     package static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        guard case .success = retryingInterrupts({ stat(path, &status) }) else { return false }
+        guard case .success(let status) = status(atPath: path) else { return false }
         return status.st_mode & S_IFMT == S_IFDIR
     }
 
@@ -227,10 +225,8 @@ package enum Syscall {
     }
 
     /// The size in bytes of the open file `fd` (`fstat`).
-    @inlinable
     package static func fileSize(_ fd: Int32) -> Result<Int, Errno> {
-        var status = stat()
-        return retryingInterrupts { fstat(fd, &status) }.map { _ in Int(status.st_size) }
+        status(fd).map { Int($0.st_size) }
     }
 
     /// Reads into `buffer` from `offset` of the file, without moving its position; 0 is its end.
