@@ -1,9 +1,5 @@
 import CLibWebSockets
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// HTTP answers: the request filter, the API's dynamic answers (streamed a fragment per WRITEABLE), the
 /// refusals, and the headers lws's file answers get.
 extension LWSServer {
