@@ -31,7 +31,7 @@ let package = Package(
         // What Glibc's Swift module leaves out and SystemCalls needs: epoll and malloc_trim.
         .systemLibrary(name: "CSystemCalls"),
         // The one funnel for system calls on descriptors and processes (`Syscall`, `package` API): the
-        // transport, its clients, scroll-bench and the socket tests call the C library only through it.
+        // transport, its clients, the server, scroll-bench and the socket tests call the C library only through it.
         .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
         // HTTP + WebSocket server on libwebsockets; its lws plumbing (loop, inbox, write path) is `package` API.
         .target(name: "LWSTransport", dependencies: ["CLibWebSockets", "SystemCalls"]),
@@ -44,7 +44,8 @@ let package = Package(
         .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer", "SystemCalls"]),
         // Benchmarks: measured, never asserted in tests.
         .executableTarget(
-            name: "scroll-bench", dependencies: ["ScrollCore", "LWSClient", "CommandLineOptions", "SystemCalls"]),
+            name: "scroll-bench",
+            dependencies: ["ScrollCore", "LWSTransport", "LWSClient", "CommandLineOptions", "SystemCalls"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
         // Tests that launch a browser (chromium) live apart, so the core's tests start no other program.

@@ -1,4 +1,5 @@
 import Foundation
+import LWSTransport
 import Synchronization
 import SystemCalls
 
@@ -12,7 +13,7 @@ final class ServerProcess: @unchecked Sendable {
     /// Monotonic time just before `posix_spawn`, and when the start line was read.
     let spawnedAt: UInt64
     let announcedAt: UInt64
-    private var drainThread: JoinableThread?
+    private var drainThread: ServiceThread?
     private let tap = OutputTap()
     private var exited = false
 
@@ -104,7 +105,7 @@ final class ServerProcess: @unchecked Sendable {
         let tap = self.tap
         tap.outputBytes.store(leftover.count, ordering: .relaxed)
         let descriptors = (output.read, errors.read)
-        drainThread = JoinableThread { tap.drain(output: descriptors.0, errors: descriptors.1) }
+        drainThread = ServiceThread { tap.drain(output: descriptors.0, errors: descriptors.1) }
         guard text.hasPrefix(announcement), let port else {
             self.port = 0
             terminate()
