@@ -137,7 +137,7 @@ final class LWSClientContext: LWSCallbackHandler, @unchecked Sendable {
         memory.freeAll()
     }
 
-    private func drainInbox() {
+    func drainInbox() {
         for block in retiredMemory { block.freeAll() }
         retiredMemory.removeAll()
         let (commands, stop) = inbox.take()
@@ -218,11 +218,6 @@ final class LWSClientContext: LWSCallbackHandler, @unchecked Sendable {
         _ length: Int
     ) -> Int32 {
         switch reason {
-        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-            // Raised on a fake wsi: never write to it.
-            drainInbox()
-            return 0
-
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             guard let connection = connection(wsi) else { return 0 }
             // The status line of a refused upgrade is still readable here.

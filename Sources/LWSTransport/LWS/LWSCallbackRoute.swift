@@ -2,6 +2,10 @@ import CLibWebSockets
 
 /// What handles the callbacks of one lws context (the server, or a client context).
 package protocol LWSCallbackHandler: AnyObject {
+    /// `lws_cancel_service` woke the service thread: take all that other threads submitted (several cancels
+    /// can collapse into one callback).
+    func drainInbox()
+
     /// One lws callback, on the service thread; returns what lws expects of it.
     func handle(
         _ wsi: OpaquePointer,
@@ -57,6 +61,11 @@ private func lwsRoutedCallback(
     guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else {
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
-    return Unmanaged<LWSCallbackRoute>.fromOpaque(owner).takeUnretainedValue().handler.handle(
-        wsi, reason, user, input, length)
+    let handler = Unmanaged<LWSCallbackRoute>.fromOpaque(owner).takeUnretainedValue().handler
+    if reason == LWS_CALLBACK_EVENT_WAIT_CANCELLED {
+        // Raised on a fake wsi, once for every protocol: never write to it.
+        handler.drainInbox()
+        return 0
+    }
+    return handler.handle(wsi, reason, user, input, length)
 }
