@@ -3,6 +3,10 @@ import LWSTransport
 import Synchronization
 import SystemCalls
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A `scroll-playground` the bench started: its pid and port. Its standard output (the start line, then
 /// one JSON line per event) is read and discarded on a thread of its own, so the server never blocks
 /// on a full pipe; the tail of its standard error is kept to explain a failure.

@@ -1,6 +1,10 @@
 import CLibWebSockets
 import SystemCalls
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Where libwebsockets' own log lines go: errors only, to standard error by default, so the
 /// terminal shows the product's log rather than the library's chatter. The environment variable
 /// `LWS_TRANSPORT_LOG_LEVEL` (an lws `LLL_*` bit mask, read once) selects more levels for debugging.

@@ -1,5 +1,9 @@
 import CLibWebSockets
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// HTTP answers: the request filter, the API's dynamic answers (streamed a fragment per WRITEABLE), the
 /// refusals, and the headers lws's file answers get.
 extension LWSServer {
