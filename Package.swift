@@ -28,19 +28,24 @@ let package = Package(
         .target(name: "ScrollCore", dependencies: ["ScrollRules"]),
         // The lab: simulated users, setting sweeps and property checks on ScrollCore's virtual clock.
         .target(name: "ScrollLab", dependencies: ["ScrollCore"]),
+        // What Glibc's Swift module leaves out and SystemCalls needs: epoll and malloc_trim.
+        .systemLibrary(name: "CSystemCalls"),
+        // The one funnel for system calls on descriptors and processes (`Syscall`, `package` API): the
+        // transport, its clients, the server, scroll-bench and the socket tests call the C library only through it.
+        .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
         // HTTP + WebSocket server on libwebsockets; its lws plumbing (loop, inbox, write path) is `package` API.
-        .target(name: "LWSTransport", dependencies: ["CLibWebSockets"]),
+        .target(name: "LWSTransport", dependencies: ["CLibWebSockets", "SystemCalls"]),
         // WebSocket and raw HTTP clients on the transport's plumbing, for the tests and the bench, not the server.
-        .target(name: "LWSClient", dependencies: ["LWSTransport", "CLibWebSockets"]),
+        .target(name: "LWSClient", dependencies: ["LWSTransport", "CLibWebSockets", "SystemCalls"]),
         // Sessions, event log sinks and the HTTP API, wired between ScrollCore and the transport.
         .target(
-            name: "PlaygroundServer", dependencies: ["ScrollCore", "ScrollLab", "LWSTransport", "CommandLineOptions"]),
-        .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer"]),
-        // epoll for the bench's floor (its Syscall funnel), which Glibc's module does not bring.
-        .systemLibrary(name: "CBenchSyscalls"),
+            name: "PlaygroundServer",
+            dependencies: ["ScrollCore", "ScrollLab", "LWSTransport", "SystemCalls", "CommandLineOptions"]),
+        .executableTarget(name: "scroll-playground", dependencies: ["PlaygroundServer", "SystemCalls"]),
         // Benchmarks: measured, never asserted in tests.
         .executableTarget(
-            name: "scroll-bench", dependencies: ["ScrollCore", "LWSClient", "CommandLineOptions", "CBenchSyscalls"]),
+            name: "scroll-bench",
+            dependencies: ["ScrollCore", "LWSTransport", "LWSClient", "CommandLineOptions", "SystemCalls"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
         // Tests that launch a browser (chromium) live apart, so the core's tests start no other program.
@@ -60,11 +65,17 @@ let package = Package(
                 "ScrollRules", "ScrollRulesUI", "ScrollRulesTestSupport", "ScrollCore", "ScrollLab", "PlaygroundServer",
             ]),
         .testTarget(name: "ScrollLabTests", dependencies: ["ScrollLab", "ScrollCore"]),
-        .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport", "LWSClient"]),
+        // The raw socket clients the transport's and the server's tests share (a library under Tests/, so no
+        // test target keeps its own copy).
+        .target(name: "SocketTestSupport", dependencies: ["SystemCalls"], path: "Tests/SocketTestSupport"),
+        .testTarget(
+            name: "LWSTransportTests", dependencies: ["LWSTransport", "LWSClient", "SystemCalls", "SocketTestSupport"]),
         .testTarget(
             name: "PlaygroundServerTests",
             dependencies: [
-                "PlaygroundServer", "LWSTransport", "LWSClient", "CommandLineOptions", "ScrollRulesUI",
+                "PlaygroundServer", "LWSTransport", "LWSClient", "SystemCalls", "SocketTestSupport",
+                "CommandLineOptions",
+                "ScrollRulesUI",
                 "scroll-playground", "scroll-bench",
             ]
         ),

@@ -2,8 +2,6 @@
 // its evlib_ev plugin (LWS_SERVER_OPTION_LIBEV with a foreign loop).
 #include <ev.h>
 #include <libwebsockets.h>
-// malloc_trim, which Glibc's Swift module leaves out (Syscall.returnFreeMemory is its only user).
-#include <malloc.h>
 
 // LWS_PRE is a computed macro Swift cannot import: the headroom lws_write needs before a payload.
 enum { SHIM_LWS_PRE = LWS_PRE };

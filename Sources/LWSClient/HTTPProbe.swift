@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -87,7 +89,7 @@ public enum HTTPProbe {
     ) throws -> Response {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let fd = try connect(host: host, port: port, deadline: deadline)
-        defer { Glibc.close(fd) }
+        defer { Syscall.close(fd) }
         try sendAll(fd, request, deadline: deadline)
 
         var received: [UInt8] = []
@@ -127,33 +129,24 @@ public enum HTTPProbe {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         let numeric = host == "localhost" ? "127.0.0.1" : host
         guard inet_pton(AF_INET, numeric, &address.sin_addr) == 1 else { throw Failure.badAddress(host) }
-        let fd = socket(
-            AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure.socketError(errno) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        if result != 0 {
-            guard errno == EINPROGRESS else {
-                let error = errno
-                Glibc.close(fd)
-                throw Failure.socketError(error)
-            }
-            do {
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = try Syscall.socket(family: AF_INET, type: type).mapError { Failure.socketError($0.code) }.get()
+        do {
+            switch Syscall.connect(fd, to: storage, length: socklen_t(MemoryLayout<sockaddr_in>.size)) {
+            case .success:
+                break
+            case .failure(let error) where error.code == EINPROGRESS:
                 try wait(fd, for: Int16(POLLOUT), deadline: deadline)
-            } catch {
-                Glibc.close(fd)
-                throw error
+                let pending = try Syscall.pendingError(fd).mapError { Failure.socketError($0.code) }.get()
+                if pending != 0 { throw Failure.socketError(pending) }
+            case .failure(let error):
+                throw Failure.socketError(error.code)
             }
-            var error: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
-            if error != 0 {
-                Glibc.close(fd)
-                throw Failure.socketError(error)
-            }
+        } catch {
+            Syscall.close(fd)
+            throw error
         }
         return fd
     }
@@ -161,15 +154,10 @@ public enum HTTPProbe {
     private static func sendAll(_ fd: Int32, _ bytes: [UInt8], deadline: ContinuousClock.Instant) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if sent > 0 {
-                offset += sent
-            } else if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
-                try wait(fd, for: Int16(POLLOUT), deadline: deadline)
-            } else {
-                throw Failure.socketError(errno)
+            switch bytes[offset...].withUnsafeBytes({ Syscall.send(fd, $0, flags: 0) }) {
+            case .success(let sent): offset += sent
+            case .failure(let error) where error.wouldBlock: try wait(fd, for: Int16(POLLOUT), deadline: deadline)
+            case .failure(let error): throw Failure.socketError(error.code)
             }
         }
     }
@@ -178,13 +166,12 @@ public enum HTTPProbe {
     private static func receive(_ fd: Int32, deadline: ContinuousClock.Instant) throws -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 { return Array(buffer[..<count]) }
-            if count == 0 { return nil }
-            switch errno {
-            case EAGAIN, EWOULDBLOCK, EINTR: try wait(fd, for: Int16(POLLIN), deadline: deadline)
-            case ECONNRESET: return nil
-            default: throw Failure.socketError(errno)
+            switch buffer.withUnsafeMutableBytes({ Syscall.recv(fd, into: $0, flags: 0) }) {
+            case .success(let count) where count > 0: return Array(buffer[..<count])
+            case .success: return nil
+            case .failure(let error) where error.wouldBlock: try wait(fd, for: Int16(POLLIN), deadline: deadline)
+            case .failure(let error) where error.code == ECONNRESET: return nil
+            case .failure(let error): throw Failure.socketError(error.code)
             }
         }
     }
@@ -194,10 +181,11 @@ public enum HTTPProbe {
         guard remaining > .zero else { throw Failure.timedOut }
         let milliseconds =
             remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
-        var descriptor = pollfd(fd: fd, events: events, revents: 0)
-        let ready = poll(&descriptor, 1, Int32(clamping: max(1, milliseconds)))
-        if ready == 0 { throw Failure.timedOut }
-        if ready < 0, errno != EINTR { throw Failure.socketError(errno) }
+        var descriptors = [pollfd(fd: fd, events: events, revents: 0)]
+        switch Syscall.poll(&descriptors, timeoutMilliseconds: Int32(clamping: max(1, milliseconds))) {
+        case .success(let ready): if ready == 0 { throw Failure.timedOut }
+        case .failure(let error): throw Failure.socketError(error.code)
+        }
     }
 
     // MARK: - Parsing

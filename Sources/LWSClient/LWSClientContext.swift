@@ -1,6 +1,7 @@
 import CLibWebSockets
 import LWSTransport
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -60,17 +61,15 @@ final class LWSClientContext: LWSCallbackHandler, @unchecked Sendable {
         LWSLog.installIfNeeded()
         // The protocol array and its name must outlive the context.
         protocolName = memory.cString("lws-transport-client")
-        let protocols = memory.zeroed(lws_protocols.self, count: 2)
-        protocols[0].name = UnsafePointer(protocolName)
-        protocols[0].callback = lwsRoutedCallback
+        let protocols = callbackRoute.protocols(named: protocolName, in: memory)
 
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
         info.protocols = UnsafePointer(protocols)
         // Without this option lws prefixes the client's Origin header with "http://".
         info.options = UInt64(LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN)
-        // lws_context_user() hands this back in every callback; the route outlives the context.
-        info.user = callbackRoute.contextUser
+        // The route outlives the context.
+        callbackRoute.route(&info)
         loop.configure(&info)
         guard let context = lws_create_context(&info) else {
             throw ClientError.contextUnavailable
@@ -142,7 +141,7 @@ final class LWSClientContext: LWSCallbackHandler, @unchecked Sendable {
         memory.freeAll()
     }
 
-    private func drainInbox() {
+    func drainInbox() {
         for block in retiredMemory { block.freeAll() }
         retiredMemory.removeAll()
         let (commands, stop) = inbox.take()
@@ -210,7 +209,7 @@ final class LWSClientContext: LWSCallbackHandler, @unchecked Sendable {
     // no close frame is sent; lws then sees the hang-up and reports CLIENT_CLOSED.
     private static func drop(_ wsi: OpaquePointer) {
         let fd = lws_get_socket_fd(wsi)
-        if fd >= 0 { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+        if fd >= 0 { Syscall.shutdownBoth(fd) }
     }
 
     // MARK: - Callback dispatch
@@ -223,11 +222,6 @@ final class LWSClientContext: LWSCallbackHandler, @unchecked Sendable {
         _ length: Int
     ) -> Int32 {
         switch reason {
-        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-            // Raised on a fake wsi: never write to it.
-            drainInbox()
-            return 0
-
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             guard let connection = connection(wsi) else { return 0 }
             // The status line of a refused upgrade is still readable here.

@@ -21,29 +21,3 @@ enum Monotonic {
         sleep(until: now() + UInt64(max(0, seconds) * 1e9))
     }
 }
-
-/// A joinable POSIX thread running one closure (the load driver, the server-output drain).
-final class JoinableThread: @unchecked Sendable {
-    // @unchecked: `thread` is written once in init, then only read by join().
-    private var thread = pthread_t()
-
-    private final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Body(body)).toOpaque()
-        let result = pthread_create(
-            &thread, nil,
-            { argument in
-                Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
-                return nil
-            }, box)
-        precondition(result == 0, "pthread_create failed: \(result)")
-    }
-
-    func join() {
-        pthread_join(thread, nil)
-    }
-}

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import ScrollCore
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc

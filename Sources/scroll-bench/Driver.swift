@@ -47,27 +47,9 @@ final class Driver: @unchecked Sendable {
 
     /// Sends frames from `start` until `end` (monotonic ns), counting those in `window`.
     func run(start: UInt64, end: UInt64, window: Range<UInt64>) {
-        let count = connections.count
-        guard count > 0 else { return }
-        let period = 1e9 / rate
-        var frame = 0
-        func due(_ frame: Int) -> UInt64 {
-            start + UInt64(Double(frame / count) * period + Double(frame % count) * period / Double(count))
-        }
-        while true {
-            var now = Monotonic.now()
-            if now >= end { break }
-            // Bounded by `end` too, so a driver that cannot catch up still stops on time.
-            while due(frame) <= now, now < end {
-                let session = frame % count
-                let scheduled = due(frame)
-                tick(session, cycle: frame / count, lag: now - scheduled, period: period, window: window)
-                frame += 1
-                if frame % 64 == 0 { now = Monotonic.now() }
-            }
-            // Wake for the next due frame, but at most ~1000 times a second: frames due within the
-            // same millisecond go out together.
-            Monotonic.sleep(until: max(due(frame), Monotonic.now() + 1_000_000))
+        let pacer = FramePacer(rate: rate, sessions: connections.count)
+        pacer.run(start: start, end: end) { session, cycle, lag in
+            tick(session, cycle: cycle, lag: lag, period: pacer.period, window: window)
         }
     }
 

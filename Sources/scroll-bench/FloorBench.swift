@@ -1,4 +1,5 @@
 import CommandLineOptions
+import LWSTransport
 
 #if canImport(Glibc)
     import Glibc
@@ -78,14 +79,14 @@ enum FloorBench {
         client.windowStart.store(windowStart, ordering: .relaxed)
         client.windowEnd.store(windowEnd, ordering: .relaxed)
         let sender = client.sender
-        var driving: JoinableThread?
+        var driving: ServiceThread?
         if closedLoop {
             // One frame in flight per connection; the reader sends each next one.
             for index in 0..<sessions { sender.send(index, window: window) }
         } else {
-            driving = JoinableThread { sender.drive(rate: rate, start: start, end: windowEnd, window: window) }
+            driving = ServiceThread { sender.drive(rate: rate, start: start, end: windowEnd, window: window) }
         }
-        let reading = JoinableThread { client.read(closedLoop: closedLoop) }
+        let reading = ServiceThread { client.read(closedLoop: closedLoop) }
 
         Monotonic.sleep(until: windowStart)
         let before = CPUWindow.Sample(server: server.pid)

@@ -1,5 +1,6 @@
-import CBenchSyscalls
+import CSystemCalls
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -137,7 +138,7 @@ final class FloorClient: @unchecked Sendable {
             }
             seqs[index] += 1
             board.recordSend(session: index, seq: seqs[index], at: now)
-            let result = FloorFrame.bytes.withUnsafeBytes { Syscall.send(sockets[index], $0) }
+            let result = FloorFrame.bytes.withUnsafeBytes { Syscall.sendAll(sockets[index], $0) }
             guard case .bytes = result else {
                 failed += 1
                 return
@@ -155,26 +156,11 @@ final class FloorClient: @unchecked Sendable {
             send(index, window: window)
         }
 
-        /// Plays every connection at `rate` Hz from `start` to `end` on the calling thread: connection `i`
-        /// sends at `i / N` of the frame period, as `Driver` schedules the pages of `load`.
+        /// Plays every connection at `rate` Hz from `start` to `end` on the calling thread, on `load`'s schedule.
         func drive(rate: Double, start: UInt64, end: UInt64, window: Range<UInt64>) {
-            let count = sockets.count
-            let period = 1e9 / rate
-            var frame = 0
-            func due(_ frame: Int) -> UInt64 {
-                start + UInt64(Double(frame / count) * period + Double(frame % count) * period / Double(count))
-            }
-            while true {
-                var now = Monotonic.now()
-                if now >= end { break }
-                // Bounded by `end` too: a send can take longer than the gap between two frames (120,000 a
-                // second at 2,000 × 60 Hz), and then the driver would never catch up to leave this loop.
-                while due(frame) <= now, now < end {
-                    tick(frame % count, lag: now - due(frame), period: period, window: window)
-                    frame += 1
-                    if frame % 64 == 0 { now = Monotonic.now() }
-                }
-                Monotonic.sleep(until: max(due(frame), Monotonic.now() + 1_000_000))
+            let pacer = FramePacer(rate: rate, sessions: sockets.count)
+            pacer.run(start: start, end: end) { index, _, lag in
+                tick(index, lag: lag, period: pacer.period, window: window)
             }
         }
     }

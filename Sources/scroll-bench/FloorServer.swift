@@ -1,4 +1,5 @@
-import CBenchSyscalls
+import CSystemCalls
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -29,7 +30,7 @@ enum FloorServer {
         let listener = try Syscall.listenOnLoopback(port: 0)
         let epoll = try Syscall.epollCreate()
         try Syscall.epollWatch(epoll, listener, token: listenerToken)
-        Syscall.writeStandardOutput(announcement + "\(try Syscall.localPort(listener))\n")
+        Syscall.writeAll(STDOUT_FILENO, announcement + "\(try Syscall.localPort(listener))\n")
         let events = UnsafeMutableBufferPointer<epoll_event>.allocate(capacity: 1024)
         // 64 KiB: everything a connection has sent since the last pass, read at once (as a server batches).
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
@@ -38,7 +39,7 @@ enum FloorServer {
             for event in events[..<ready] {
                 let token = event.data.u64
                 if token == listenerToken {
-                    while let connection = try Syscall.accept(listener) {
+                    while let connection = try Syscall.acceptWithNoDelay(listener) {
                         try Syscall.epollWatch(epoll, connection, token: UInt64(connection))
                     }
                     continue
@@ -46,7 +47,9 @@ enum FloorServer {
                 let fd = Int32(truncatingIfNeeded: token)
                 switch Syscall.receive(fd, into: buffer) {
                 case .bytes(let count):
-                    if case .bytes = Syscall.send(fd, UnsafeRawBufferPointer(rebasing: buffer[..<count])) { continue }
+                    if case .bytes = Syscall.sendAll(fd, UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
+                        continue
+                    }
                     Syscall.close(fd)
                 case .wouldBlock:
                     continue

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import LWSClient
+import LWSTransport
 import ScrollCore
 
 #if canImport(Glibc)
@@ -88,7 +89,7 @@ enum LoadBench {
         receiver.windowEnd.store(windowEnd, ordering: .relaxed)
         let driver = Driver(
             board: pool.board, client: pool.client, connections: pool.connections, rate: rate, origin: origin)
-        let driving = JoinableThread { driver.run(start: start, end: windowEnd, window: windowStart..<windowEnd) }
+        let driving = ServiceThread { driver.run(start: start, end: windowEnd, window: windowStart..<windowEnd) }
 
         Monotonic.sleep(until: windowStart)
         let before = CPUWindow.Sample(server: target.pid)

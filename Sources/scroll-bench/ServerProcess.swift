@@ -1,5 +1,7 @@
 import Foundation
+import LWSTransport
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +17,7 @@ final class ServerProcess: @unchecked Sendable {
     /// Monotonic time just before `posix_spawn`, and when the start line was read.
     let spawnedAt: UInt64
     let announcedAt: UInt64
-    private var drainThread: JoinableThread?
+    private var drainThread: ServiceThread?
     private let tap = OutputTap()
     private var exited = false
 
@@ -28,10 +30,7 @@ final class ServerProcess: @unchecked Sendable {
 
     /// This executable's path (to start the floor's server side), nil if /proc cannot tell.
     static var selfExecutable: String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        Syscall.linkTarget("/proc/self/exe")
     }
 
     /// Whether `executable --help` names `flag`: an older build, measured against a newer one, may not know
@@ -60,29 +59,28 @@ final class ServerProcess: @unchecked Sendable {
     /// then anything ending in `:PORT` (`goref on http://127.0.0.1:8292`).
     init(command: [String], announcement: String, timeoutSeconds: Double = 20) throws(BenchError) {
         let executable = command[0]
-        var output: [Int32] = [0, 0]
-        var errors: [Int32] = [0, 0]
-        guard pipe(&output) == 0, pipe(&errors) == 0 else {
-            throw BenchError("pipe: \(String(cString: strerror(errno)))")
+        let output: (read: Int32, write: Int32)
+        let errors: (read: Int32, write: Int32)
+        switch (Syscall.pipe(), Syscall.pipe()) {
+        case (.success(let first), .success(let second)):
+            (output, errors) = (first, second)
+        case (.failure(let error), _), (_, .failure(let error)):
+            throw BenchError("pipe: \(String(cString: strerror(error.code)))")
         }
-        for fd in output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears close-on-exec on the child's 1 and 2; every other pipe end closes at exec.
-        posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], STDERR_FILENO)
-        var cArguments: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var child: pid_t = 0
+        // Every pipe end closes at exec but the child's 1 and 2 (spawn's dup2 clears the flag on those).
+        for fd in [output.read, output.write, errors.read, errors.write] { Syscall.setCloseOnExec(fd) }
         spawnedAt = Monotonic.now()
-        let result = posix_spawn(&child, executable, &actions, nil, &cArguments, environ)
-        close(output[1])
-        close(errors[1])
-        guard result == 0 else {
-            close(output[0])
-            close(errors[0])
-            throw BenchError("cannot start \(executable): \(String(cString: strerror(result)))")
+        let spawned = Syscall.spawn(command, output: output.write, errors: errors.write)
+        Syscall.close(output.write)
+        Syscall.close(errors.write)
+        let child: pid_t
+        switch spawned {
+        case .success(let spawnedPID):
+            child = spawnedPID
+        case .failure(let error):
+            Syscall.close(output.read)
+            Syscall.close(errors.read)
+            throw BenchError("cannot start \(executable): \(String(cString: strerror(error.code)))")
         }
         pid = child
         ServerProcess.register(child)
@@ -94,10 +92,11 @@ final class ServerProcess: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !line.contains(0x0A) {
             let remaining = deadline > Monotonic.now() ? Int32((deadline - Monotonic.now()) / 1_000_000) : 0
-            var descriptor = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
-            if poll(&descriptor, 1, max(1, remaining)) <= 0, Monotonic.now() >= deadline { break }
-            let count = read(output[0], &buffer, buffer.count)
-            if count <= 0 { break }
+            var descriptors = [pollfd(fd: output.read, events: Int16(POLLIN), revents: 0)]
+            let ready = Syscall.poll(&descriptors, timeoutMilliseconds: max(1, remaining))
+            if (try? ready.get()) ?? 0 <= 0, Monotonic.now() >= deadline { break }
+            let read = buffer.withUnsafeMutableBytes { Syscall.read(output.read, into: $0) }
+            guard case .success(let count) = read, count > 0 else { break }
             line += buffer[..<count]
         }
         announcedAt = Monotonic.now()
@@ -109,8 +108,8 @@ final class ServerProcess: @unchecked Sendable {
         let port = text.split(separator: ":").last.flatMap { Int($0.trimmingSpaces) }
         let tap = self.tap
         tap.outputBytes.store(leftover.count, ordering: .relaxed)
-        let descriptors = (output[0], errors[0])
-        drainThread = JoinableThread { tap.drain(output: descriptors.0, errors: descriptors.1) }
+        let descriptors = (output.read, errors.read)
+        drainThread = ServiceThread { tap.drain(output: descriptors.0, errors: descriptors.1) }
         guard text.hasPrefix(announcement), let port else {
             self.port = 0
             terminate()
@@ -132,13 +131,12 @@ final class ServerProcess: @unchecked Sendable {
     func terminate(graceSeconds: Double = 10) {
         guard !exited else { return }
         exited = true
-        kill(pid, SIGTERM)
+        Syscall.signal(pid, SIGTERM)
         let deadline = Monotonic.now() + UInt64(graceSeconds * 1e9)
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        while !Syscall.reap(pid, blocking: false) {
             if Monotonic.now() > deadline {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
+                Syscall.signal(pid, SIGKILL)
+                Syscall.reap(pid, blocking: true)
                 break
             }
             Monotonic.sleep(seconds: 0.005)
@@ -174,9 +172,9 @@ final class ServerProcess: @unchecked Sendable {
         handlersInstalled = true
         for signalNumber in [SIGINT, SIGTERM] {
             // Only async-signal-safe calls here: kill and _exit.
-            signal(signalNumber) { number in
-                if ServerProcess.running.0 > 0 { kill(ServerProcess.running.0, SIGKILL) }
-                if ServerProcess.running.1 > 0 { kill(ServerProcess.running.1, SIGKILL) }
+            Syscall.handle(signalNumber) { number in
+                if ServerProcess.running.0 > 0 { Syscall.signal(ServerProcess.running.0, SIGKILL) }
+                if ServerProcess.running.1 > 0 { Syscall.signal(ServerProcess.running.1, SIGKILL) }
                 _exit(128 + number)
             }
         }
@@ -205,14 +203,12 @@ final class OutputTap: Sendable {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var open = 2
         while open > 0 {
-            if poll(&descriptors, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                break
-            }
+            guard case .success = Syscall.poll(&descriptors, timeoutMilliseconds: -1) else { break }
             for index in 0..<2 where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
-                let count = read(descriptors[index].fd, &buffer, buffer.count)
+                let read = buffer.withUnsafeMutableBytes { Syscall.read(descriptors[index].fd, into: $0) }
+                let count = (try? read.get()) ?? 0
                 if count <= 0 {
-                    close(descriptors[index].fd)
+                    Syscall.close(descriptors[index].fd)
                     descriptors[index].fd = -1
                     open -= 1
                 } else if index == 0 {
@@ -275,37 +271,22 @@ struct ProcessSample {
 
     /// The whole of a (small) file, nil if it cannot be opened.
     static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        guard case .success(let fd) = Syscall.openForReading(path) else { return nil }
+        defer { Syscall.close(fd) }
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
-            let count = Glibc.read(fd, &buffer, buffer.count)
-            if count <= 0 { break }
+            let read = buffer.withUnsafeMutableBytes { Syscall.read(fd, into: $0) }
+            guard case .success(let count) = read, count > 0 else { break }
             result += buffer[..<count]
         }
         return result
     }
 }
 
-/// Raises the open-file limit to its hard maximum (the server the bench spawns inherits it), and
-/// returns the new soft limit.
-@discardableResult
-func raiseFileLimit() -> Int {
-    var limit = rlimit()
-    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    if limit.rlim_cur < limit.rlim_max {
-        limit.rlim_cur = limit.rlim_max
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    }
-    return Int(limit.rlim_cur)
-}
-
-/// Raises the open-file limit and checks it leaves room for `sessions` sockets (plus the server's own files).
+/// Raises the open-file limit to its hard maximum (the server the bench spawns inherits it) and checks it leaves room for `sessions` sockets (plus the server's own files).
 func ensureFileLimit(for sessions: Int) throws {
-    let fileLimit = raiseFileLimit()
+    let fileLimit = FileDescriptorLimit.raiseSoftLimitToHard()
     guard sessions + 64 <= fileLimit else {
         throw BenchError("\(sessions) sessions need more open files than the limit of \(fileLimit) (ulimit -n)")
     }

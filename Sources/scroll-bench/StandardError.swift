@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -5,8 +7,7 @@
 /// Unbuffered standard error.
 enum StandardError {
     static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { buffer in _ = Glibc.write(STDERR_FILENO, buffer.baseAddress, buffer.count) }
+        Syscall.writeAll(STDERR_FILENO, text)
     }
 }
 

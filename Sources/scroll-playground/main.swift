@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PlaygroundServer
 import Synchronization
+import SystemCalls
 
 /// The page's folder when `--public` is not given: `./Public`, else the `Public` folder of the package
 /// this executable was built in (it lives in `.build/<config>/`).
@@ -49,7 +50,7 @@ func serve(_ options: PlaygroundOptions) -> Never {
     let signalQueue = DispatchQueue(label: "signals")
     let stopping = Atomic<Bool>(false)
     for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-        signal(signalNumber, SIG_IGN)
+        Syscall.ignore(signalNumber)
         let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
         source.setEventHandler {
             if stopping.exchange(true, ordering: .relaxed) { _exit(128 + signalNumber) }
@@ -59,9 +60,9 @@ func serve(_ options: PlaygroundOptions) -> Never {
         sources.append(source)
     }
     // A terminal or pipe that went away must not kill the server; writes to it just fail.
-    signal(SIGPIPE, SIG_IGN)
+    Syscall.ignore(SIGPIPE)
     // A file-size limit (`ulimit -f`) refuses a write like a full disk does; it must not kill the server.
-    signal(SIGXFSZ, SIG_IGN)
+    Syscall.ignore(SIGXFSZ)
     if !["127.0.0.1", "localhost", "::1"].contains(options.host) {
         StandardStreams.writeError("warning: listening on \(options.host): the playground has no authentication\n")
     }

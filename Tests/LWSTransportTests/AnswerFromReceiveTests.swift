@@ -1,4 +1,6 @@
 import LWSClient
+import SocketTestSupport
+import SystemCalls
 import Testing
 
 @testable import LWSTransport
@@ -47,17 +49,17 @@ final class RawWebSocketReader {
     private var buffer: [UInt8] = []
 
     init(port: Int) throws {
-        fd = try connectLoopback(port: port, receiveBuffer: 4096, receiveTimeoutSeconds: 20)
+        fd = try LoopbackSocket.connect(port: port, receiveBuffer: 4096, receiveTimeout: .seconds(20))
         try sendAll(
             Array(
                 ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                     + "Sec-WebSocket-Protocol: \(TestServer.subprotocol)\r\n\r\n").utf8))
-        while !buffer.starts(with: Array("HTTP/1.1 101".utf8)) || !containsHeadEnd() { try fill() }
-        buffer.removeFirst(headEnd()! + 4)
+        while !buffer.starts(with: Array("HTTP/1.1 101".utf8)) || httpHeadEnd(buffer) == nil { try fill() }
+        buffer.removeFirst(httpHeadEnd(buffer)! + 4)
     }
 
-    deinit { close(fd) }
+    deinit { Syscall.close(fd) }
 
     /// One masked text frame (client frames must be masked).
     func sendText(_ text: String) throws {
@@ -66,21 +68,13 @@ final class RawWebSocketReader {
 
     /// Masked text frames, in one write: they reach the server in one segment.
     func sendTexts(_ texts: [String]) throws {
-        try sendAll(texts.flatMap { Self.maskedFrame(opcode: 0x1, Array($0.utf8)) })
+        try sendAll(texts.flatMap { webSocketFrame(opcode: 0x1, payload: Array($0.utf8)) })
     }
 
     /// A masked text frame and a masked close frame with `code`, in one write.
     func sendTextThenClose(_ text: String, code: UInt16) throws {
-        let close = Self.maskedFrame(opcode: 0x8, [UInt8(code >> 8), UInt8(code & 0xff)])
-        try sendAll(Self.maskedFrame(opcode: 0x1, Array(text.utf8)) + close)
-    }
-
-    /// One final frame of `opcode`, masked (client frames must be), of under 126 bytes.
-    private static func maskedFrame(opcode: UInt8, _ payload: [UInt8]) -> [UInt8] {
-        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
-        precondition(payload.count < 126)
-        return [0x80 | opcode, 0x80 | UInt8(payload.count)] + mask
-            + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        let close = webSocketFrame(opcode: 0x8, payload: [UInt8(code >> 8), UInt8(code & 0xff)])
+        try sendAll(webSocketFrame(opcode: 0x1, payload: Array(text.utf8)) + close)
     }
 
     /// The next `count` text messages, reassembled from their frames.
@@ -118,24 +112,14 @@ final class RawWebSocketReader {
         return buffer.count >= header + length ? (header, length) : nil
     }
 
-    private func containsHeadEnd() -> Bool { headEnd() != nil }
-
-    private func headEnd() -> Int? {
-        guard buffer.count >= 4 else { return nil }
-        return (0...(buffer.count - 4)).first {
-            buffer[$0] == 13 && buffer[$0 + 1] == 10 && buffer[$0 + 2] == 13 && buffer[$0 + 3] == 10
-        }
-    }
-
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { throw HTTPProbe.Failure.socketError(count == 0 ? ECONNRESET : errno) }
+        let count = try LoopbackSocket.receive(fd, into: &chunk).get()
+        guard count > 0 else { throw SocketError(code: ECONNRESET) }
         buffer += chunk[..<count]
     }
 
     private func sendAll(_ bytes: [UInt8]) throws {
-        let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == bytes.count else { throw HTTPProbe.Failure.socketError(errno) }
+        try LoopbackSocket.sendAll(fd, bytes)
     }
 }

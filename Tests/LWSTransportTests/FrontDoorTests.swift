@@ -1,5 +1,7 @@
 import Foundation
 import LWSClient
+import SocketTestSupport
+import SystemCalls
 import Testing
 
 @testable import LWSTransport
@@ -145,48 +147,26 @@ final class RawConnection: @unchecked Sendable {
     private let fd: Int32
 
     init(port: Int, receiveBuffer: Int32? = nil, source: String? = nil) throws {
-        fd = try connectLoopback(port: port, receiveBuffer: receiveBuffer, source: source)
+        fd = try LoopbackSocket.connect(port: port, receiveBuffer: receiveBuffer.map(Int.init), source: source)
     }
 
-    deinit { close(fd) }
+    deinit { Syscall.close(fd) }
 
     func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
     func send(_ bytes: [UInt8]) throws {
-        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == bytes.count else { throw HTTPProbe.Failure.socketError(errno) }
+        try LoopbackSocket.sendAll(fd, bytes)
     }
 
     /// What was received once `done` says so, the server closed, or `timeout` passed.
     func readUntil(timeout: Duration, _ done: ([UInt8]) -> Bool) -> [UInt8] {
-        let deadline = ContinuousClock.now + timeout
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while !done(received), ContinuousClock.now < deadline {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 50) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { break }
-            received += buffer[..<count]
-        }
-        return received
+        LoopbackSocket.readUntil(fd, timeout: timeout, done)
     }
 
     /// Everything received until the server closed (`closed`) or `timeout` passed.
     func readUntilClosed(timeout: Duration) -> (bytes: [UInt8], closed: Bool) {
-        let deadline = ContinuousClock.now + timeout
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return (received, false) }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32(max(1, left / .milliseconds(1)))) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return (received, true) }
-            received += buffer[..<count]
-        }
+        LoopbackSocket.readUntilClosed(fd, timeout: timeout)
     }
 }

@@ -1,3 +1,5 @@
+import SocketTestSupport
+import SystemCalls
 import Testing
 
 @testable import LWSTransport
@@ -99,25 +101,24 @@ final class PacedReader: @unchecked Sendable {
     private let fd: Int32
 
     init(port: Int, path: String) throws {
-        fd = try connectLoopback(port: port, receiveBuffer: 4096, receiveTimeoutSeconds: 40)
+        fd = try LoopbackSocket.connect(port: port, receiveBuffer: 4096, receiveTimeout: .seconds(40))
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        try? LoopbackSocket.sendAll(fd, request)
     }
 
-    deinit { close(fd) }
+    deinit { Syscall.close(fd) }
 
     /// Reads to the end of the connection (or of the body, by its `content-length`), first pausing `pause`,
     /// then at most `bytesPerSecond`.
     func read(pauseFirst pause: Duration = .zero, bytesPerSecond: Int? = nil, stoppingAtEndOfBody: Bool = false)
         -> Result
     {
-        if pause > .zero { sleepFor(pause) }  // the pause is the behaviour under test
+        if pause > .zero { SocketTestSupport.pause(for: pause) }  // the pause is the behaviour under test
         let started = ContinuousClock.now
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { break }
+            guard case .success(let count) = LoopbackSocket.receive(fd, into: &buffer), count > 0 else { break }
             received += buffer[..<count]
             if stoppingAtEndOfBody, let result = Self.parse(received), result.bodyBytes == result.contentLength {
                 return result
@@ -126,7 +127,7 @@ final class PacedReader: @unchecked Sendable {
                 // Hold the pace: the time this many bytes take at `rate`.
                 let due = started + .milliseconds(received.count * 1000 / rate)
                 let now = ContinuousClock.now
-                if due > now { sleepFor(due - now) }
+                if due > now { SocketTestSupport.pause(for: due - now) }
             }
         }
         return Self.parse(received) ?? Result(contentLength: nil, bodyBytes: 0)
@@ -134,24 +135,10 @@ final class PacedReader: @unchecked Sendable {
 
     /// The head's `content-length` and the body bytes after it; nil before the head is complete.
     private static func parse(_ received: [UInt8]) -> Result? {
-        guard let end = Self.headEnd(received) else { return nil }
+        guard let end = httpHeadEnd(received) else { return nil }
         let head = String(decoding: received[..<end], as: UTF8.self).lowercased()
         let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingPrefix(" ")) }
         return Result(contentLength: length, bodyBytes: received.count - end - 4)
-    }
-
-    private func sleepFor(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
-    }
-
-    private static func headEnd(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        return (0...(bytes.count - 4)).first {
-            bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10
-        }
     }
 }

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import Foundation
+import SystemCalls
 import Testing
 
 @testable import scroll_bench
@@ -113,13 +114,13 @@ struct BenchComparisonTests {
         let fd = try Syscall.connectToLoopback(port: UInt16(server.port))
         defer { Syscall.close(fd) }
         let frames = FloorFrame.bytes + FloorFrame.bytes
-        #expect(frames.withUnsafeBytes { Syscall.send(fd, $0) } == .bytes(frames.count))
+        #expect(frames.withUnsafeBytes { Syscall.sendAll(fd, $0) } == .bytes(frames.count))
         var echoed: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = Date().addingTimeInterval(10)
         while echoed.count < frames.count, Date() < deadline {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 100)
+            var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            _ = Syscall.poll(&descriptors, timeoutMilliseconds: 100)
             if case .bytes(let count) = buffer.withUnsafeMutableBytes({ Syscall.receive(fd, into: $0) }) {
                 echoed += buffer[..<count]
             }

@@ -1,6 +1,8 @@
 import Foundation
 import LWSClient
 import ScrollCore
+import SocketTestSupport
+import SystemCalls
 import Testing
 
 #if canImport(Glibc)
@@ -54,17 +56,17 @@ struct FrontDoorAnswerTests {
         let baseline = server.openDescriptorCount
         for wave in 0..<4 {
             var clients: [Int32] = []
-            defer { for fd in clients { close(fd) } }
+            defer { for fd in clients { Syscall.close(fd) } }
             for index in 0..<120 {
                 let fd = try LoopbackSocket.connect(port: port)
                 clients.append(fd)
                 let name = Self.prefixNames[index % Self.prefixNames.count]
                 let head = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\(name): 1\r\n\r\n".utf8)
-                #expect(head.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == head.count)
+                #expect(throws: Never.self) { try LoopbackSocket.sendAll(fd, head) }
             }
             #expect(try HTTPProbe.get(port: port, path: "/healthz", timeout: .seconds(2)).status == 200)
             for fd in clients {
-                let (bytes, closed) = Self.readUntilClosed(fd, timeout: .seconds(2))
+                let (bytes, closed) = LoopbackSocket.readUntilClosed(fd, timeout: .seconds(2))
                 #expect(String(decoding: bytes.prefix(15), as: UTF8.self) == "HTTP/1.1 200 OK", "wave \(wave)")
                 #expect(closed, "wave \(wave)")
             }
@@ -72,7 +74,7 @@ struct FrontDoorAnswerTests {
         // The server closes each connection once its answer is out; a bounded wait for the last closes.
         let deadline = ContinuousClock.now + .seconds(2)
         while server.openDescriptorCount > baseline + 4, ContinuousClock.now < deadline {
-            _ = poll(nil, 0, 10)
+            pause(for: .milliseconds(10))
         }
         #expect(server.openDescriptorCount <= baseline + 4, "\(server.openDescriptorCount) open, \(baseline) before")
     }
@@ -81,35 +83,10 @@ struct FrontDoorAnswerTests {
     /// for answers that keep the connection open (a 101).
     static func answerHead(_ port: Int, _ request: [UInt8]) throws -> String {
         let fd = try LoopbackSocket.connect(port: port)
-        defer { close(fd) }
-        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        let deadline = ContinuousClock.now + .seconds(5)
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while received.firstRange(of: [13, 10, 13, 10]) == nil, ContinuousClock.now < deadline {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 100) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { break }
-            received += buffer[..<count]
-        }
+        defer { Syscall.close(fd) }
+        try? LoopbackSocket.sendAll(fd, request)
+        let received = LoopbackSocket.readUntil(fd, timeout: .seconds(5)) { httpHeadEnd($0) != nil }
         return String(decoding: received, as: UTF8.self)
-    }
-
-    /// What arrives on `fd` until the server closes it (`closed`) or `timeout` passes.
-    static func readUntilClosed(_ fd: Int32, timeout: Duration) -> (bytes: [UInt8], closed: Bool) {
-        let deadline = ContinuousClock.now + timeout
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return (received, false) }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32(max(1, left / .milliseconds(1)))) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return (received, true) }
-            received += buffer[..<count]
-        }
     }
 
     // MARK: WebSocket handshakes (RFC 6455 §4.2.1, §4.4)

@@ -1,6 +1,8 @@
 import Foundation
 import LWSClient
 import ScrollCore
+import SocketTestSupport
+import SystemCalls
 import Testing
 
 /// A fork's parent trace is hostile input (issue 20): a number no integer holds is refused, a header never
@@ -207,21 +209,13 @@ struct HostileForkTests {
     /// The bytes of a GET's whole answer, head included, counted and dropped (so that the readers take little
     /// of the machine the server runs on); nil when the connection fails.
     static func bytesOfAnswer(port: Int, path: String) -> Int? {
-        guard let fd = try? LoopbackSocket.connect(port: port) else { return nil }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard let fd = try? LoopbackSocket.connect(port: port, receiveTimeout: .seconds(30)) else { return nil }
+        defer { Syscall.close(fd) }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count
-        else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        guard (try? LoopbackSocket.sendAll(fd, request)) != nil else { return nil }
         var total = 0
-        while true {
-            let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if got == 0 { return total }
-            guard got > 0 else { return nil }
-            total += got
-        }
+        guard LoopbackSocket.readToEnd(fd, bufferBytes: 256 * 1024, { total += $0.count }) else { return nil }
+        return total
     }
 
     /// A parent that opens a session, jumps to item 10,000 (the feed endless) and then jumps to ids the feed

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemCalls
 
 /// Decides whether a request path may be answered from the public directory.
 ///
@@ -17,9 +13,7 @@ struct StaticPathPolicy: Sendable {
 
     /// Nil when `publicDirectory` is not an existing directory.
     init?(publicDirectory: String) {
-        var status = stat()
-        guard stat(publicDirectory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
-            let resolved = Self.realPath(publicDirectory)
+        guard Syscall.isDirectory(publicDirectory), let resolved = Syscall.resolvedPath(publicDirectory)
         else { return nil }
         root = resolved == "/" ? "" : resolved
     }
@@ -42,15 +36,9 @@ struct StaticPathPolicy: Sendable {
     /// existing file or directory, that resolves inside the public directory.
     func allows(_ path: String) -> Bool {
         guard Self.isLexicallyAllowed(path) else { return false }
-        guard let resolved = Self.realPath(root + path) else {
+        guard let resolved = Syscall.resolvedPath(root + path) else {
             return true  // nothing there: the file mount answers 404
         }
         return resolved == root || resolved.hasPrefix(root + "/") || (root.isEmpty && resolved.hasPrefix("/"))
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

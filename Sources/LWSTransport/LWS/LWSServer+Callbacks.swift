@@ -11,11 +11,6 @@ extension LWSServer {
         _ length: Int
     ) -> Int32 {
         switch reason {
-        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-            // Raised on a fake wsi: never write to it.
-            drainInbox()
-            return 0
-
         // Every wsi on this vhost is a socket the front door handed on (the vhost has no listener).
         case LWS_CALLBACK_WSI_CREATE:
             if lws_get_vhost(wsi) == vhost { adoptionCreatedWSI = true }

@@ -1,4 +1,5 @@
 import CLibWebSockets
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -73,10 +74,8 @@ extension LWSServer {
         // The protocol array must outlive the context. The configured protocol is protocols[0]:
         // lws binds a WebSocket that names no subprotocol to protocols[0], and plain HTTP
         // (the file mount's filter callbacks) is also handled there.
-        let protocols = memory.zeroed(lws_protocols.self, count: 2)
-        protocols[0].name = UnsafePointer(protocolName)
-        protocols[0].callback = lwsRoutedCallback
-        protocols[0].per_session_data_size = MemoryLayout<UInt64>.size
+        let protocols = callbackRoute.protocols(
+            named: protocolName, sessionBytes: MemoryLayout<UInt64>.size, in: memory)
 
         // Mounts, their strings and the MIME list must outlive the context.
         var mimeList: UnsafeMutablePointer<lws_protocol_vhost_options>?
@@ -123,8 +122,8 @@ extension LWSServer {
 
         var contextInfo = lws_context_creation_info()
         contextInfo.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS)
-        // lws_context_user() hands this back in every callback; the route outlives the context.
-        contextInfo.user = callbackRoute.contextUser
+        // The route outlives the context.
+        callbackRoute.route(&contextInfo)
         contextInfo.port = CONTEXT_PORT_NO_LISTEN
         // lws parses a request head into this buffer and drops the connection unanswered when it overflows
         // (parsers.c "Ran out of header data space"): keep it well above maxRequestHeaderBytes, which is

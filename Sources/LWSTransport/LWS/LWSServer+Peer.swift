@@ -1,4 +1,5 @@
 import CLibWebSockets
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// The server's service thread, as a value: the only way to send, close, schedule and cancel.
 ///
 /// The server hands one to every delegate callback, to every timer it fires and to every closure given to

@@ -1,6 +1,7 @@
 import Dispatch
 import LWSTransport
 import ScrollCore
+import SystemCalls
 
 /// The playground server: the page's files, the WebSocket protocol and the event log on one port.
 public final class PlaygroundServer: @unchecked Sendable {

@@ -1,27 +1,31 @@
 import Foundation
 import ScrollCore
+import SystemCalls
 
 /// The end of an existing `events.jsonl`, read before a run appends to it.
 enum EventsFileTail {
     /// Cuts off a last line without its newline (a crash cut it off mid-write), so the run's first record
     /// starts a line of its own, and finds the `seq` of the last record (0 for an empty or new file).
     static func prepare(path: String) throws -> (lastSeq: Int, cutBytes: Int) {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw ServerStartError("cannot write \(path): \(String(cString: strerror(errno)))")
+        let descriptor: Int32
+        switch Syscall.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC) {
+        case .success(let opened): descriptor = opened
+        case .failure(let error):
+            throw ServerStartError("cannot write \(path): \(String(cString: strerror(error.code)))")
         }
-        defer { close(descriptor) }
-        let size = Int(lseek(descriptor, 0, SEEK_END))
+        defer { Syscall.close(descriptor) }
+        let size = (try? Syscall.seekToEnd(descriptor).get()) ?? -1
         var window = min(size, 64 * 1024)
         while window > 0 {
             var bytes = [UInt8](repeating: 0, count: window)
-            let read = pread(descriptor, &bytes, window, off_t(size - window))
-            guard read == window else {
-                throw ServerStartError("cannot read \(path): \(String(cString: strerror(errno)))")
+            let read = bytes.withUnsafeMutableBytes { Syscall.pread(descriptor, into: $0, at: size - window) }
+            guard case .success(let count) = read, count == window else {
+                let code = if case .failure(let error) = read { error.code } else { Int32(0) }
+                throw ServerStartError("cannot read \(path): \(String(cString: strerror(code)))")
             }
             let wholeFile = window == size
             if let found = scan(bytes, fileSize: size, wholeFile: wholeFile) {
-                if found.cutBytes > 0 { _ = ftruncate(descriptor, off_t(size - found.cutBytes)) }
+                if found.cutBytes > 0 { Syscall.truncate(descriptor, to: size - found.cutBytes) }
                 return found
             }
             guard !wholeFile else { break }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// The cap on the log folder (`--max-log-bytes`): every byte the server writes under `--log-dir` is taken
 /// from it first, so the folder never grows past the cap.
@@ -135,9 +136,9 @@ final class LogBudget {
                 removable.removeFirst(firstRemovable)
                 firstRemovable = 0
             }
-            guard unlink(oldest.path) == 0 || errno == ENOENT else {
+            if case .failure(let error) = Syscall.removeFile(oldest.path), error.code != ENOENT {
                 StandardError.writeLine(
-                    "scroll-playground: cannot remove \(oldest.path): \(String(cString: strerror(errno)))")
+                    "scroll-playground: cannot remove \(oldest.path): \(String(cString: strerror(error.code)))")
                 continue
             }
             traceBytes -= oldest.bytes

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// An append-only text file of lines, each written out whole as soon as it ends (line-buffered), so a
 /// reader or a crash sees whole lines.
@@ -21,11 +22,11 @@ final class LogFile {
         size = Self.size(of: path)
         if let rotation {
             if size > rotation.maxBytes {
-                _ = rename(path, rotation.path)
+                Syscall.rename(path, to: rotation.path)
                 size = 0
             }
             let rotatedSize = Self.size(of: rotation.path)
-            if rotatedSize > rotation.maxBytes, unlink(rotation.path) == 0 {
+            if rotatedSize > rotation.maxBytes, case .success = Syscall.removeFile(rotation.path) {
                 StandardError.writeLine(
                     "scroll-playground: removed \(rotation.path) (\(rotatedSize) bytes): it holds more than its "
                         + "share of --max-log-bytes (\(rotation.maxBytes) bytes)")
@@ -56,8 +57,7 @@ final class LogFile {
     /// someone can read; said once on standard error.
     func reopenIfRemoved() {
         guard let file else { return }
-        var status = stat()
-        guard fstat(fileno(file), &status) == 0, status.st_nlink == 0 else { return }
+        guard case .success(let status) = Syscall.status(fileno(file)), status.st_nlink == 0 else { return }
         fclose(file)
         self.file = nil
         size = 0
@@ -80,10 +80,10 @@ final class LogFile {
     private func rotate(to rotatedPath: String) {
         if let file { fclose(file) }
         file = nil
-        guard rename(path, rotatedPath) == 0 else {
+        if case .failure(let error) = Syscall.rename(path, to: rotatedPath) {
             // Appending would pass the limit: the lines stop, said once.
             StandardError.writeLine(
-                "scroll-playground: cannot rotate \(path): \(String(cString: strerror(errno))); events are no "
+                "scroll-playground: cannot rotate \(path): \(String(cString: strerror(error.code))); events are no "
                     + "longer written to it")
             return
         }
@@ -104,7 +104,6 @@ final class LogFile {
     }
 
     private static func size(of path: String) -> Int {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int(status.st_size) : 0
+        (try? Syscall.status(atPath: path).get()).map { Int($0.st_size) } ?? 0
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ScrollCore
+import SystemCalls
 
 /// `traces/SESSION.jsonl` under `--log-dir`: the session's `Trace` (format in docs/traces.md), written
 /// as it happens so `scroll-playground replay` can run it through ScrollCore again.
@@ -133,9 +134,9 @@ final class TraceFile {
         flush()
         if case .writeFailed(let reason) = stopReason {
             // Not even the header fits: no empty or headerless trace is left behind.
-            if let descriptor { Glibc.close(descriptor) }
+            if let descriptor { Syscall.close(descriptor) }
             descriptor = nil
-            unlink(path)
+            Syscall.removeFile(path)
             throw ServerStartError("cannot write \(path): \(reason)")
         }
         return true
@@ -161,7 +162,7 @@ final class TraceFile {
     /// Writes everything out and releases the descriptor; later lines wait in memory until the next flush.
     func close() {
         flush()
-        if let descriptor { Glibc.close(descriptor) }
+        if let descriptor { Syscall.close(descriptor) }
         descriptor = nil
     }
 
@@ -183,9 +184,8 @@ final class TraceFile {
                 return
             }
         }
-        defer { if descriptor == nil { Glibc.close(target) } }
-        var status = stat()
-        guard fstat(target, &status) == 0, status.st_nlink > 0 else {
+        defer { if descriptor == nil { Syscall.close(target) } }
+        guard case .success(let status) = Syscall.status(target), status.st_nlink > 0 else {
             stop(.removed)
             return
         }
@@ -193,10 +193,10 @@ final class TraceFile {
             stop(.logFolderFull)
             return
         }
-        guard writeAll(pending, to: target) else {
-            let reason = String(cString: strerror(errno))
+        if case .failure(let error) = writeAll(pending, to: target) {
+            let reason = String(cString: strerror(error.code))
             // Appending only, so the file ended at the last whole line before this write.
-            _ = ftruncate(target, status.st_size)
+            Syscall.truncate(target, to: Int(status.st_size))
             budget?.giveBack(pending.count)
             stop(.writeFailed(reason))
             return
@@ -222,8 +222,9 @@ final class TraceFile {
     /// sessions), or only if it still exists.
     private static func open(_ path: String, create: Bool) throws(OpenError) -> Int32 {
         let flags = O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0)
-        let descriptor = Glibc.open(path, flags, 0o644)
-        guard descriptor >= 0 else { throw OpenError(path: path, code: errno) }
-        return descriptor
+        switch Syscall.open(path, flags: flags) {
+        case .success(let descriptor): return descriptor
+        case .failure(let error): throw OpenError(path: path, code: error.code)
+        }
     }
 }

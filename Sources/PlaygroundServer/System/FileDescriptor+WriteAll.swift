@@ -1,21 +1,8 @@
 import Foundation
+import SystemCalls
 
-/// Writes all of `bytes` to `descriptor`, blocking as long as it does, resuming after a signal; false if
-/// the descriptor fails (closed, disk full) before everything is written.
+/// Writes all of `bytes` to `descriptor` (``Syscall/writeAll(_:_:)``); the failure that stopped it short.
 @discardableResult
-func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-    bytes.withUnsafeBufferPointer { buffer in
-        var written = 0
-        while written < buffer.count {
-            let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            if result > 0 {
-                written += result
-            } else if result < 0 && errno == EINTR {
-                continue
-            } else {
-                return false
-            }
-        }
-        return true
-    }
+func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Result<Void, Errno> {
+    bytes.withUnsafeBytes { Syscall.writeAll(descriptor, $0) }
 }

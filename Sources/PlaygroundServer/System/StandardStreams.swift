@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// The process's standard descriptors as the executable meets them: possibly closed, a pipe whose reader
 /// has gone, or a terminal that was closed. Nothing written to them may stop the server.
@@ -7,12 +8,12 @@ public enum StandardStreams {
     /// event log, a trace) takes a standard number and receives notices meant for a terminal. Call it
     /// first thing, before any file is opened.
     public static func reserveClosedDescriptors() {
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) < 0 {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where !Syscall.isOpen(descriptor) {
             // open returns the lowest free number, which is this one: the lower ones are open by now.
-            let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
-            if opened >= 0 && opened != descriptor {
-                _ = dup2(opened, descriptor)
-                _ = close(opened)
+            let opened = Syscall.open("/dev/null", flags: descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            if case .success(let opened) = opened, opened != descriptor {
+                Syscall.duplicate(opened, onto: descriptor)
+                Syscall.close(opened)
             }
         }
     }

@@ -1,4 +1,6 @@
 import LWSClient
+import SocketTestSupport
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -30,44 +32,37 @@ enum RawHTTP {
         port: Int, _ request: [UInt8], quiet: Duration = .seconds(2), receiveBuffer: Int? = nil,
         pauseFirst: Duration = .zero, bytesPerSecond: Int? = nil
     ) throws -> Exchange {
-        let fd: Int32
-        do {
-            fd = try LoopbackSocket.connect(port: port, receiveBuffer: receiveBuffer)
-        } catch {
-            throw HTTPProbe.Failure.socketError(error.code)
-        }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: Int(quiet.components.seconds), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var offset = 0
-        while offset < request.count {
-            let sent = request[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { break }  // the server may close before reading everything
-            offset += sent
-        }
+        // Whole seconds, as the quiet time always was.
+        let quietSeconds = Duration.seconds(quiet.components.seconds)
+        let fd = try LoopbackSocket.connect(port: port, receiveBuffer: receiveBuffer, receiveTimeout: quietSeconds)
+        defer { Syscall.close(fd) }
+        try? LoopbackSocket.sendAll(fd, request)  // the server may close before reading everything
         // The pause and the pace are the reader's behaviour under test, not waits for a condition.
-        if pauseFirst > .zero { sleep(for: pauseFirst) }
+        if pauseFirst > .zero { pause(for: pauseFirst) }
         let started = ContinuousClock.now
         var received: [UInt8] = []
         var closed = false
         var buffer = [UInt8](repeating: 0, count: bytesPerSecond == nil ? 64 * 1024 : 16 * 1024)
         while received.count < 64 << 20 {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
+            switch LoopbackSocket.receive(fd, into: &buffer) {
+            case .success(let count) where count > 0:
                 received += buffer[..<count]
                 if let rate = bytesPerSecond {
                     let due = started + .milliseconds(received.count * 1000 / rate)
                     let now = ContinuousClock.now
-                    if due > now { sleep(for: due - now) }
+                    if due > now { pause(for: due - now) }
                 }
-            } else {
-                closed = count == 0 || errno == ECONNRESET
-                break
+                continue
+            case .success:
+                closed = true
+            case .failure(let error):
+                closed = error.code == ECONNRESET
             }
+            break
         }
         var responses: [Response] = []
         var rest = received[...]
-        while let end = headEnd(rest) {
+        while let end = httpHeadEnd(rest) {
             let lines = String(decoding: rest[rest.startIndex..<end], as: UTF8.self).split(separator: "\r\n")
             var headers: [String: String] = [:]
             for line in lines.dropFirst() {
@@ -87,27 +82,8 @@ enum RawHTTP {
         return Exchange(responses: responses, closedByServer: closed, leftover: Array(rest))
     }
 
-    private static func sleep(for duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-    }
-
     /// A GET with the usual Host header and `extra` header lines.
     static func get(_ path: String, port: Int, method: String = "GET", extra: String = "") -> [UInt8] {
         Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(extra)\r\n".utf8)
-    }
-
-    private static func headEnd(_ bytes: ArraySlice<UInt8>) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        var index = bytes.startIndex
-        while index + 3 < bytes.endIndex {
-            if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 {
-                return index
-            }
-            index += 1
-        }
-        return nil
     }
 }

@@ -1,3 +1,6 @@
+import SocketTestSupport
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -39,7 +42,11 @@ final class RawWebSocket {
             throw Failure.socketError(error.code)
         }
         do {
-            try setTimeouts(timeout)
+            do {
+                try LoopbackSocket.setTimeouts(fd, receive: timeout, send: timeout)
+            } catch {
+                throw Failure.socketError(error.code)
+            }
             let request =
                 "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                 + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -50,13 +57,13 @@ final class RawWebSocket {
             // deinit runs for an instance whose init throws after every property is set: close only once,
             // or the second close may hit a socket another test has just opened under the same number.
             isOpen = false
-            Glibc.close(fd)
+            Syscall.close(fd)
             throw error
         }
     }
 
     deinit {
-        if isOpen { Glibc.close(fd) }
+        if isOpen { Syscall.close(fd) }
     }
 
     /// Sends a text message in one masked frame.
@@ -100,7 +107,7 @@ final class RawWebSocket {
     func drop() {
         guard isOpen else { return }
         isOpen = false
-        Glibc.close(fd)
+        Syscall.close(fd)
     }
 
     /// Reads the next whole message (reassembling fragments; pings are skipped).
@@ -141,20 +148,7 @@ final class RawWebSocket {
     // MARK: - Frames
 
     static func frame(opcode: UInt8, payload: [UInt8], masked: Bool = true, fin: Bool = true) -> [UInt8] {
-        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
-        let maskBit: UInt8 = masked ? 0x80 : 0
-        switch payload.count {
-        case ..<126: frame.append(maskBit | UInt8(payload.count))
-        case ..<65_536: frame += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        default:
-            frame.append(maskBit | 127)
-            frame += (0..<8).reversed().map { UInt8((UInt64(payload.count) >> (8 * UInt64($0))) & 0xFF) }
-        }
-        guard masked else { return frame + payload }
-        let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
-        frame += mask
-        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        return frame
+        webSocketFrame(opcode: opcode, payload: payload, masked: masked, fin: fin)
     }
 
     private func readFrame() throws -> (final: Bool, opcode: UInt8, payload: [UInt8]) {
@@ -177,7 +171,7 @@ final class RawWebSocket {
 
     private func readUpgradeResponse() throws {
         while true {
-            if let end = Self.headEnd(received) {
+            if let end = httpHeadEnd(received) {
                 let head = String(decoding: received[..<end], as: UTF8.self)
                 received.removeFirst(end + 4)
                 let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
@@ -188,54 +182,24 @@ final class RawWebSocket {
         }
     }
 
-    private static func headEnd(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        return (0...(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual([13, 10, 13, 10]) }
-    }
-
     private func fill() throws {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
-        if count > 0 {
-            received += buffer[..<count]
-        } else if count == 0 {
-            throw Failure.closedByPeer
-        } else if errno == EAGAIN || errno == EWOULDBLOCK {
-            throw Failure.timedOut
-        } else if errno == ECONNRESET {
-            throw Failure.closedByPeer
-        } else {
-            throw Failure.socketError(errno)
+        switch LoopbackSocket.receive(fd, into: &buffer) {
+        case .success(let count) where count > 0: received += buffer[..<count]
+        case .success: throw Failure.closedByPeer
+        case .failure(let error) where error.timedOut: throw Failure.timedOut
+        case .failure(let error) where error.code == ECONNRESET: throw Failure.closedByPeer
+        case .failure(let error): throw Failure.socketError(error.code)
         }
     }
 
     private func sendAll(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if sent > 0 {
-                offset += sent
-            } else if errno == EINTR {
-                continue
-            } else if errno == EAGAIN || errno == EWOULDBLOCK {
-                throw Failure.timedOut
-            } else if errno == EPIPE || errno == ECONNRESET {
-                throw Failure.closedByPeer
-            } else {
-                throw Failure.socketError(errno)
-            }
-        }
-    }
-
-    private func setTimeouts(_ timeout: Duration) throws {
-        var value = timeval(
-            tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
-        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
-            guard setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
-                throw Failure.socketError(errno)
-            }
+        do {
+            try LoopbackSocket.sendAll(fd, bytes)
+        } catch {
+            if error.timedOut { throw Failure.timedOut }
+            if error.code == EPIPE || error.code == ECONNRESET { throw Failure.closedByPeer }
+            throw Failure.socketError(error.code)
         }
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import LWSClient
 import ScrollCore
+import SocketTestSupport
+import SystemCalls
 import Testing
 
 /// The real `scroll-playground` executable, started on a free port for one test.
@@ -101,19 +103,7 @@ final class ServerProcess: @unchecked Sendable {
 
     /// A port that was free a moment ago, for a server that cannot say which one it took.
     static func freePort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw CocoaError(.fileWriteUnknown) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        try LoopbackSocket.freePort()
     }
 
     /// Waits (at most 20 s, while `alive`) until `/healthz` answers 200 on `port`.
