@@ -457,8 +457,11 @@ final class SessionHost: WebServerDelegate {
                 // Sent as it is unless the recording's trouble must be noted: no copy of a `state` to change.
                 if let reason = message.kind == .welcome ? traceMissing(of: hosted) : recordingStopped(of: hosted) {
                     deliver(message.noting(recordingStopped: reason), to: connection, loop: loop)
-                } else {
+                } else if case .items = message {
                     deliver(message, to: connection, loop: loop)
+                } else {
+                    // Every geometry's `state` goes this way: encoded here, without handing the message on.
+                    deliver(text: message.encoded(), coalescingKey: message.coalescingKey, to: connection, loop: loop)
                 }
                 if case .error(let error) = message, error.code.isRefusal { refusedOn = connection }
             case .schedule(let timer, let delay):
