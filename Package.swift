@@ -45,13 +45,24 @@ let package = Package(
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
         // Tests that launch a browser (chromium) live apart, so the core's tests start no other program.
         .testTarget(name: "BrowserModelTests", dependencies: ["ScrollCore"]),
-        // What an app links, tested as an app sees it: the two products only, and a consumer package.
-        .testTarget(name: "ScrollRulesTests", dependencies: ["ScrollRules", "ScrollRulesUI"], exclude: ["AppleStubs"]),
+        // The test clock, own-thread runner, draws and sanitizer switch both rules test targets use, once; it
+        // links the two products only, so ScrollRulesTests still sees the library as an app does.
+        .target(
+            name: "ScrollRulesTestSupport", dependencies: ["ScrollRules", "ScrollRulesUI"],
+            path: "Tests/ScrollRulesTestSupport"),
+        // What an app links, tested as an app sees it: the two products only (and the support above), and a
+        // consumer package.
+        .testTarget(
+            name: "ScrollRulesTests", dependencies: ["ScrollRules", "ScrollRulesUI", "ScrollRulesTestSupport"],
+            exclude: ["AppleStubs"]),
         // The app's FeedModel against the playground's session on every trace and the lab's scenarios, and the
         // library (with docs/swiftui.md and the export snippets) compiled for iOS 17, iOS 18 and macOS 14.
         .testTarget(
             name: "ScrollRulesAgreementTests",
-            dependencies: ["ScrollRules", "ScrollRulesUI", "ScrollCore", "ScrollLab", "PlaygroundServer"]),
+            dependencies: [
+                "ScrollRules", "ScrollRulesUI", "ScrollRulesTestSupport", "ScrollCore", "ScrollLab",
+                "PlaygroundServer",
+            ]),
         .testTarget(name: "ScrollLabTests", dependencies: ["ScrollLab", "ScrollCore"]),
         .testTarget(name: "LWSTransportTests", dependencies: ["LWSTransport", "LWSClient"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import PlaygroundServer
 import ScrollRules
+import ScrollRulesTestSupport
 import Testing
 
 /// Compiles the library as an Apple target, here on Linux: the toolchain's own standard library interfaces

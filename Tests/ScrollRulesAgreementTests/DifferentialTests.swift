@@ -1,6 +1,7 @@
 import Foundation
 import ScrollCore
 import ScrollLab
+import ScrollRulesTestSupport
 import Testing
 
 @testable import ScrollRules

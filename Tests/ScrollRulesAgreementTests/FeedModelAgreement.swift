@@ -1,5 +1,6 @@
 import ScrollCore
 import ScrollLab
+import ScrollRulesTestSupport
 import ScrollRulesUI
 import Synchronization
 import Testing

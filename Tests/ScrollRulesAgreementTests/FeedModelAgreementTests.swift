@@ -1,6 +1,7 @@
 import Foundation
 import ScrollCore
 import ScrollLab
+import ScrollRulesTestSupport
 import Testing
 
 /// The app's executor checked by everything that checks the server's: `FeedModel` itself, on a manual clock,

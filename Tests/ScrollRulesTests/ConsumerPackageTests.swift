@@ -1,4 +1,5 @@
 import Foundation
+import ScrollRulesTestSupport
 import Testing
 
 /// docs/swiftui.md's example, copied out of the doc into a fresh package that depends on this repository

@@ -1,5 +1,6 @@
 import Observation
 import ScrollRules
+import ScrollRulesTestSupport
 import ScrollRulesUI
 import Testing
 

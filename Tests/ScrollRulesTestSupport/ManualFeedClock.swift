@@ -3,18 +3,20 @@ import ScrollRulesUI
 
 /// A `FeedClock` the test advances: `sleep(until:)` returns once `advance(to:)` reached its deadline (or
 /// throws when its task is cancelled), so a retry's backoff takes no real time.
-final class ManualFeedClock: FeedClock, @unchecked Sendable {
+public final class ManualFeedClock: FeedClock, @unchecked Sendable {
     private let lock = NSLock()
     private var current: Int64 = 0
     private var sleepers: [(id: Int, deadline: Int64, continuation: CheckedContinuation<Void, any Error>)] = []
     private var lastID = 0
 
-    func now() -> Int64 { lock.withLock { current } }
+    public init() {}
+
+    public func now() -> Int64 { lock.withLock { current } }
 
     /// The number of sleeps waiting.
-    var sleeping: Int { lock.withLock { sleepers.count } }
+    public var sleeping: Int { lock.withLock { sleepers.count } }
 
-    func sleep(until deadline: Int64) async throws {
+    public func sleep(until deadline: Int64) async throws {
         let id = lock.withLock {
             lastID += 1
             return lastID
@@ -44,7 +46,7 @@ final class ManualFeedClock: FeedClock, @unchecked Sendable {
     }
 
     /// Moves the clock to `t` and wakes every sleep due by then.
-    func advance(to t: Int64) {
+    public func advance(to t: Int64) {
         let due = lock.withLock { () -> [CheckedContinuation<Void, any Error>] in
             current = max(current, t)
             let due = sleepers.filter { $0.deadline <= current }

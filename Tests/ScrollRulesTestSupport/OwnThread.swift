@@ -7,7 +7,7 @@ import Foundation
 /// Runs `work` on a thread of its own and waits for it without holding a thread: a long synchronous test
 /// (thousands of scenarios, a compiler run) would otherwise hold one of Swift Testing's few cooperative
 /// threads and starve the other suites' asynchronous tests. `#expect` stays with the caller.
-func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread {
             #if canImport(Glibc)
@@ -21,4 +21,4 @@ func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async 
 }
 
 /// `arguments` run through `nice`: a compile inside a test takes what the other tests leave.
-func niced(_ arguments: [String]) -> [String] { ["nice", "-n", "10"] + arguments }
+public func niced(_ arguments: [String]) -> [String] { ["nice", "-n", "10"] + arguments }
