@@ -12,7 +12,7 @@ struct ExportAcceptedTests {
     /// first candidate the setting accepts and that changes it.
     static func changedText(_ setting: ScrollConfig.Setting, preset: Preset = .playground) -> String? {
         var defaults = ScrollConfig()
-        defaults.preset = preset
+        defaults.rules.preset = preset
         let candidates = [
             "true", "false", "horizontal", "browser", "lazyEstimate", "backoff", "none", "chat", "7", "2", "123",
             "0.25",

@@ -20,8 +20,8 @@ struct ExportRouteTests {
 
         var command = ExportCommand()
         command.base = base
-        command.config.preset = .chat
-        command.config.bottomThreshold = 1500
+        command.config.rules.preset = .chat
+        command.config.rules.bottomThreshold = 1500
         for format in ExportFormat.allCases {
             command.format = format
             #expect(answer[format.rawValue]?.string == command.render(), "\(format)")

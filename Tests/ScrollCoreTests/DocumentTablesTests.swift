@@ -57,7 +57,7 @@ struct DocumentTablesTests {
         var values: [(text: String, presets: [String])] = []
         for preset in [Preset.playground] + Preset.allCases.filter({ $0 != .playground }) {
             var config = ScrollConfig()
-            config.preset = preset
+            config.rules.preset = preset
             let text = shown(config.json[setting.name] ?? .null)
             if let index = values.firstIndex(where: { $0.text == text }) {
                 values[index].presets.append("`\(preset.rawValue)`")

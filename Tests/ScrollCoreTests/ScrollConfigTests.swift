@@ -33,14 +33,14 @@ struct ScrollConfigTests {
 
     @Test func pullThresholdDefaultsTo100UnderRefreshOffsetObservableUnlessSetExplicitly() throws {
         var config = ScrollConfig()
-        #expect(config.pullThreshold == 68)
+        #expect(config.rules.pullThreshold == 68)
         try config.apply(["preset": "refreshOffsetObservable"])
-        #expect(config.pullThreshold == 100)
+        #expect(config.rules.pullThreshold == 100)
         try config.apply(["preset": "refreshable"])
-        #expect(config.pullThreshold == 68)
+        #expect(config.rules.pullThreshold == 68)
         try config.apply(["pullThreshold": 90])
         try config.apply(["preset": "refreshOffsetObservable"])
-        #expect(config.pullThreshold == 90)
+        #expect(config.rules.pullThreshold == 90)
         #expect(config.json["pullThreshold"] == 90)
     }
 
@@ -53,9 +53,9 @@ struct ScrollConfigTests {
             "failureRate": 1, "refreshHoldMs": 0, "axis": "horizontal", "seed": 9_007_199_254_740_991, "compare": true,
         ])
         var expected = ScrollConfig()
-        expected.preset = .customScrollView
-        expected.bottomThreshold = 12.5
-        expected.explicitPullThreshold = 40
+        expected.rules.preset = .customScrollView
+        expected.rules.bottomThreshold = 12.5
+        expected.rules.explicitPullThreshold = 40
         expected.initialCount = 0
         expected.pageSize = 500
         expected.refreshCount = 0
@@ -64,8 +64,8 @@ struct ScrollConfigTests {
         expected.refreshLatencyMs = 600_000
         expected.jitterMs = 5
         expected.failureRate = 1
-        expected.refreshHoldMs = 0
-        expected.axis = .horizontal
+        expected.rules.refreshHoldMs = 0
+        expected.rules.axis = .horizontal
         expected.seed = 9_007_199_254_740_991
         expected.compare = true
         #expect(config == expected)
@@ -176,15 +176,15 @@ struct ScrollConfigTests {
 
     @Test func retryPolicyIsTheDesignsUnlessSetExplicitly() throws {
         var config = ScrollConfig()
-        #expect(config.retryPolicy == .backoff)
+        #expect(config.rules.retryPolicy == .backoff)
         for preset in Preset.allCases where preset != .playground && preset != .chat {
             try config.apply(["preset": .string(preset.rawValue)])
-            #expect(config.retryPolicy == .manual)
+            #expect(config.rules.retryPolicy == .manual)
         }
         try config.apply(["retryPolicy": "none"])
-        #expect(config.retryPolicy == .noRetry)
+        #expect(config.rules.retryPolicy == .noRetry)
         try config.apply(["preset": "playground"])
-        #expect(config.retryPolicy == .noRetry)
+        #expect(config.rules.retryPolicy == .noRetry)
         #expect(config.json["retryPolicy"] == "none")
         #expect(
             error(["retryPolicy": "sometimes"])
@@ -202,11 +202,11 @@ struct ScrollConfigTests {
         try config.apply(name: "axis", text: "horizontal")
         try config.apply(name: "compare", text: "true")
         try config.apply(name: "preset", text: "refreshable")
-        #expect(config.bottomThreshold == 75.5)
+        #expect(config.rules.bottomThreshold == 75.5)
         #expect(config.pageSize == 12)
-        #expect(config.axis == .horizontal)
+        #expect(config.rules.axis == .horizontal)
         #expect(config.compare)
-        #expect(config.preset == .refreshable)
+        #expect(config.rules.preset == .refreshable)
         #expect(throws: ConfigError.wrongType(field: "pageSize", expected: "an integer")) {
             try config.apply(name: "pageSize", text: "many")
         }

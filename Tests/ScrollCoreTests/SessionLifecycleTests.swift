@@ -48,7 +48,7 @@ struct SessionLifecycleTests {
     @Test func helloConfigIsAppliedBeforeTheFirstPage() {
         let h = Harness(["preset": "refreshable", "initialCount": 3, "maxItems": 3, "seed": 9])
         var config = ScrollConfig()
-        config.preset = .refreshable
+        config.rules.preset = .refreshable
         config.initialCount = 3
         config.maxItems = 3
         config.seed = 9
@@ -105,7 +105,7 @@ struct SessionLifecycleTests {
         var h = Harness()
         let effects = h.send(.configReceived(["bottomThreshold": 80, "pageSize": 20]))
         #expect(effects == [.log(LogEntry(.configChanged, ["changed": ["bottomThreshold": 80]]))])
-        #expect(h.session.config.bottomThreshold == 80)
+        #expect(h.session.config.rules.bottomThreshold == 80)
     }
 
     @Test func configMessageWithoutChangesDoesNothing() {
@@ -137,7 +137,7 @@ struct SessionLifecycleTests {
                         ])),
                 .send(.state(Self.openingState(.refreshOffsetObservable))),
             ])
-        #expect(h.session.config.pullThreshold == 100)
+        #expect(h.session.config.rules.pullThreshold == 100)
     }
 
     /// The new rules start from the current position: a bottom rule that holds there fires, as on arriving there

@@ -33,9 +33,9 @@ struct TraceReplayTests {
     }
 
     @Test func unsetPullThresholdStaysThePresetDefault() throws {
-        let trace = try Trace.parse(Self.header { $0.preset = .refreshOffsetObservable }.json.jsonString)
-        #expect(trace.header.config.explicitPullThreshold == nil)
-        #expect(trace.header.config.pullThreshold == 100)
+        let trace = try Trace.parse(Self.header { $0.rules.preset = .refreshOffsetObservable }.json.jsonString)
+        #expect(trace.header.config.rules.explicitPullThreshold == nil)
+        #expect(trace.header.config.rules.pullThreshold == 100)
     }
 
     @Test func ownSettingsFollowTheRecordedTimers() {

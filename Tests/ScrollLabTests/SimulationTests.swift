@@ -18,7 +18,7 @@ struct SimulationTests {
         let items = (1...30).map { FeedItem(id: "i\($0)", title: "Item \($0)", height: 100) }
         var simulation = Simulation()
         simulation.source = .list(items)
-        simulation.config.preset = preset
+        simulation.config.rules.preset = preset
         simulation.config.initialCount = 10
         simulation.config.pageSize = 10
         simulation.config.loadLatencyMs = 300

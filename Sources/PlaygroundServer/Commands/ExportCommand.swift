@@ -30,7 +30,7 @@ public struct ExportCommand: Sendable {
     /// are typed on the command line.
     public var changed: [(setting: ScrollConfig.Setting, text: String)] {
         var defaults = ScrollConfig()
-        defaults.preset = config.preset
+        defaults.rules.preset = config.rules.preset
         let base = defaults.json
         let mine = config.json
         // A setting that is not a flag (compare mode) is a view of one page, not something tuned: no export
@@ -56,13 +56,13 @@ public struct ExportCommand: Sendable {
 
     /// The command line.
     var flags: String {
-        (["scroll-playground", "--preset", config.preset.rawValue]
+        (["scroll-playground", "--preset", config.rules.preset.rawValue]
             + changed.flatMap { ["--\($0.setting.flag)", $0.text] })
             .joined(separator: " ")
     }
 
     var link: String {
-        let query = [("preset", config.preset.rawValue)] + changed.map { ($0.setting.name, $0.text) }
+        let query = [("preset", config.rules.preset.rawValue)] + changed.map { ($0.setting.name, $0.text) }
         let separator = base.contains("?") ? "&" : "?"
         return base + separator + query.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
     }
@@ -72,7 +72,7 @@ public struct ExportCommand: Sendable {
         let feed = changed.filter { $0.setting.role == .feed }
         let page = changed.filter { $0.setting.role == .page }
         let command =
-            (["scroll-playground export --preset", config.preset.rawValue]
+            (["scroll-playground export --preset", config.rules.preset.rawValue]
             + changed.map { "--set \($0.setting.name)=\($0.text)" }).joined(separator: " ")
         var lines = [
             "// Package.swift, in the package's dependencies:",
@@ -85,7 +85,7 @@ public struct ExportCommand: Sendable {
             "extension FeedSettings {",
             "    /// Tuned in Scroll Playground: \(command)",
         ]
-        let preset = "FeedSettings(preset: .\(config.preset.rawValue))"
+        let preset = "FeedSettings(preset: .\(config.rules.preset.rawValue))"
         if rules.isEmpty {
             lines.append("    static let tuned = \(preset)")
         } else {

@@ -18,7 +18,7 @@ extension ScrollConfig {
         var others: [(text: String, presets: [String])] = []
         for preset in Preset.allCases {
             var variant = self
-            variant.preset = preset
+            variant.rules.preset = preset
             guard let text = variant.commandLineText(name), text != value else { continue }
             if let index = others.firstIndex(where: { $0.text == text }) {
                 others[index].presets.append(preset.rawValue)

@@ -41,7 +41,7 @@ public struct SimulateCommand: Sendable {
         switch key {
         case "gesture": simulation.gesture.rawValue
         case "seconds": LabFormat.number(simulation.seconds)
-        case "preset": simulation.config.preset.rawValue
+        case "preset": simulation.config.rules.preset.rawValue
         case "seed": String(simulation.config.seed)
         default: nil
         }

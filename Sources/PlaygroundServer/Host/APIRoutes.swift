@@ -53,7 +53,7 @@ enum APIRoutes {
         let entries: [JSONValue] = listed.map { hosted in
             [
                 "id": .string(hosted.state.id), "connected": .bool(hosted.connection != nil),
-                "preset": .string(hosted.state.config.preset.rawValue),
+                "preset": .string(hosted.state.config.rules.preset.rawValue),
                 "itemCount": .int(hosted.state.window.items.count),
                 "since": .string(hosted.since),
             ]

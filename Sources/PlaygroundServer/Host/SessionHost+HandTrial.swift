@@ -17,7 +17,7 @@ extension HandTrial {
             // The same settings as data, for the page's "Export these settings": the preset and every setting
             // that differs from its defaults, the recording's own (its latencies) included, as the Swift has them.
             let tried = export.config.json.object ?? [:]
-            var exported: [String: JSONValue] = ["preset": .string(export.config.preset.rawValue)]
+            var exported: [String: JSONValue] = ["preset": .string(export.config.rules.preset.rawValue)]
             for (setting, _) in export.changed { exported[setting.name] = tried[setting.name] }
             var answer = outcome.answer
             answer["swift"] = .string(export.render())

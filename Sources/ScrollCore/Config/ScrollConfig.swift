@@ -38,59 +38,6 @@ public struct ScrollConfig: Equatable, Hashable, Sendable {
     /// How the list reports its content size: every row exact, or a lazy stack's estimate.
     public var contentSize: ContentSizeModel = .exact
 
-    // The rules' settings the playground's own code reads, as `rules` holds them.
-
-    /// Which design's rules decide.
-    public var preset: Preset {
-        get { rules.preset }
-        set { rules.preset = newValue }
-    }
-    /// How close to the end counts as the bottom, in px.
-    public var bottomThreshold: Double {
-        get { rules.bottomThreshold }
-        set { rules.bottomThreshold = newValue }
-    }
-    /// How close to the start counts as the top, in px.
-    public var topThreshold: Double {
-        get { rules.topThreshold }
-        set { rules.topThreshold = newValue }
-    }
-    /// The pull distance that arms a refresh, when set explicitly; otherwise the preset's default.
-    public var explicitPullThreshold: Double? {
-        get { rules.explicitPullThreshold }
-        set { rules.explicitPullThreshold = newValue }
-    }
-    /// What happens after a page load fails, when set explicitly; otherwise the preset's default.
-    public var explicitRetryPolicy: RetryPolicy? {
-        get { rules.explicitRetryPolicy }
-        set { rules.explicitRetryPolicy = newValue }
-    }
-    /// `backoff`: the first retry's delay; each further retry doubles it.
-    public var retryBaseMs: Int {
-        get { rules.retryBaseMs }
-        set { rules.retryBaseMs = newValue }
-    }
-    /// `backoff`: the longest delay between retries.
-    public var retryMaxMs: Int {
-        get { rules.retryMaxMs }
-        set { rules.retryMaxMs = newValue }
-    }
-    /// `backoff`: automatic retries of one page before giving up.
-    public var retryMax: Int {
-        get { rules.retryMax }
-        set { rules.retryMax = newValue }
-    }
-    /// How long `refreshOffsetObservable` keeps `refreshing` on, whatever the refresh does.
-    public var refreshHoldMs: Int {
-        get { rules.refreshHoldMs }
-        set { rules.refreshHoldMs = newValue }
-    }
-    /// The observed axis.
-    public var axis: ScrollAxis {
-        get { rules.axis }
-        set { rules.axis = newValue }
-    }
-
     public init() {}
 
     /// The largest `windowSize`.
@@ -111,12 +58,6 @@ public struct ScrollConfig: Equatable, Hashable, Sendable {
     public var twoWay: Bool {
         startAt != 0 || rules.behavior.opensAtBottom
     }
-
-    /// The pull threshold in force: the explicit one, else the preset's default.
-    public var pullThreshold: Double { rules.pullThreshold }
-
-    /// The retry policy in force: the explicit one, else the preset's default.
-    public var retryPolicy: RetryPolicy { rules.retryPolicy }
 }
 
 /// A setting that cannot be applied, naming the field and what it accepts.

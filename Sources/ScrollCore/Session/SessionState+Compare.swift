@@ -10,7 +10,7 @@ extension SessionState {
             var shadow = shadows[preset] ?? ShadowRules()
             // Each preset with its own defaults: `refreshOffsetObservable` pulls to 100 unless the session set a threshold.
             var settings = config
-            settings.preset = preset
+            settings.rules.preset = preset
             let verdict = preset.evaluate(
                 report.geometry, phase: report.phase, config: settings, refreshing: false, memory: &shadow.memory)
             if preset.detectsBottom {

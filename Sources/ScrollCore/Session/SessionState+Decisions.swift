@@ -93,7 +93,8 @@ extension SessionState {
                     LogEntry(
                         edge.events.retryScheduled,
                         [
-                            "page": .int(edges[edge].nextPage), "retry": .int(retry), "retryMax": .int(config.retryMax),
+                            "page": .int(edges[edge].nextPage), "retry": .int(retry),
+                            "retryMax": .int(config.rules.retryMax),
                             "delayMs": .int(delay), "failures": .int(failures),
                         ])))
         case .retryCancelled(let edge, let retry, let reason):
@@ -142,7 +143,7 @@ extension SessionState {
         var data: [String: JSONValue] = [
             "page": .int(edges[edge].nextPage), "trigger": JSONValue(trigger), "latencyMs": .int(latency),
         ]
-        if let geometry = lastGeometry?.geometry.along(config.axis), geometry.contentLength != 0 {
+        if let geometry = lastGeometry?.geometry.along(config.rules.axis), geometry.contentLength != 0 {
             if edge == .bottom {
                 data["distanceToBottom"] = .number(geometry.distanceToBottom)
             } else {

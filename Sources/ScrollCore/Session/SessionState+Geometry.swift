@@ -9,7 +9,7 @@ extension SessionState {
         checkAnchor(report, into: &effects)
         lastGeometry = report
         let seq = report.seq
-        let axis = report.geometry.along(config.axis)
+        let axis = report.geometry.along(config.rules.axis)
         holdRules()
         let decisions = ask(.geometryChanged(report.geometry, phase: report.phase))
         let verdict = controller.verdict
@@ -23,7 +23,8 @@ extension SessionState {
                 .log(
                     LogEntry(
                         .refreshEligible, geometrySeq: seq,
-                        ["distance": .number(verdict.pull.distance), "threshold": .number(config.pullThreshold)])))
+                        ["distance": .number(verdict.pull.distance), "threshold": .number(config.rules.pullThreshold)]))
+            )
         }
         if hasTopEdge {
             note(.top, reached: verdict.reachedTop, distance: axis.distanceToTop, geometrySeq: seq, into: &effects)

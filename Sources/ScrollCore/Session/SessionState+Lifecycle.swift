@@ -20,7 +20,9 @@ extension SessionState {
         // The settings the page asked for; the full set is in `welcome` and in the trace.
         effects.append(
             .log(
-                LogEntry(.sessionOpened, ["preset": .string(config.preset.rawValue), "config": .object(hello.config)])))
+                LogEntry(
+                    .sessionOpened, ["preset": .string(config.rules.preset.rawValue), "config": .object(hello.config)]))
+        )
         loadInitialItems(into: &effects)
         if config.rules.behavior.opensAtBottom {
             effects.append(.send(.command(name: "scrollToBottom")))

@@ -36,7 +36,8 @@ extension SessionState {
         var indicator = controller.indicator
         (indicator.bottomFailure, indicator.topFailure) = (nil, nil)
         return StateMessage(
-            ack: lastGeometry?.seq, preset: config.preset, reachedBottom: edges.bottom.reached, pull: controller.pull,
+            ack: lastGeometry?.seq, preset: config.rules.preset, reachedBottom: edges.bottom.reached,
+            pull: controller.pull,
             refreshing: refreshing, loadingNextPage: loadingNextPage, hasMore: hasMore,
             itemCount: window.items.count, indicator: indicator,
             origin: config.rules.behavior.observesOrigin ? (currentOrigin ?? .zero) : nil,
@@ -61,9 +62,9 @@ extension SessionState {
         case .scheduled(let retry):
             LoadFailureState(
                 page: page, failures: failure.failures, next: .scheduled, retry: retry.number,
-                retryMax: config.retryMax, retryInMs: Int(max(0, retry.due - now)))
+                retryMax: config.rules.retryMax, retryInMs: Int(max(0, retry.due - now)))
         case .gaveUp:
-            LoadFailureState(page: page, failures: failure.failures, next: .gaveUp, retryMax: config.retryMax)
+            LoadFailureState(page: page, failures: failure.failures, next: .gaveUp, retryMax: config.rules.retryMax)
         }
     }
 

@@ -24,7 +24,7 @@ extension SessionState {
             var data: [String: JSONValue] = ["added": .int(fresh.count), "total": .int(window.items.count)]
             if shown {
                 // Scrolled into the feed, the page keeps its anchor through the refresh's prepend too.
-                let scrolledIn = lastGeometry.map { $0.geometry.along(config.axis).distanceToTop > 0.5 } ?? false
+                let scrolledIn = lastGeometry.map { $0.geometry.along(config.rules.axis).distanceToTop > 0.5 } ?? false
                 sendItems(.prepend, Array(fresh.suffix(landing)), into: &effects)
                 if scrolledIn, !fresh.isEmpty { anchorCheckRev = rev }
                 if landing < fresh.count { data["shown"] = .int(landing) }

@@ -14,7 +14,7 @@ extension SessionState {
         let old = before.json.object ?? [:]
         let changed = (config.json.object ?? [:]).filter { old[$0.key] != $0.value }
         guard !changed.isEmpty else { return }
-        if config.compare != before.compare || config.axis != before.axis {
+        if config.compare != before.compare || config.rules.axis != before.rules.axis {
             shadows = [:]
             bottomDisagreement = nil
         }
@@ -24,7 +24,7 @@ extension SessionState {
         let decisions = ask(.settingsChanged(config.feedSettings))
         if let report = lastGeometry, controller.reachedBottom != edges.bottom.reached {
             edges.bottom.reached = controller.reachedBottom
-            let distance = report.geometry.along(config.axis).distanceToBottom
+            let distance = report.geometry.along(config.rules.axis).distanceToBottom
             let events = FeedEdge.bottom.events
             effects.append(
                 .log(

@@ -37,7 +37,7 @@ extension SessionState {
     /// that sends none, its offset over the average row) down by the rows' heights to the viewport's end.
     func rowsInView() -> Range<Int>? {
         guard let report = lastGeometry, window.pageCount > 0 else { return nil }
-        let axis = report.geometry.along(config.axis)
+        let axis = report.geometry.along(config.rules.axis)
         guard axis.contentLength > 0 else { return nil }
         let page = window.pageItems
         let average = axis.contentLength / Double(page.count)
@@ -100,7 +100,7 @@ extension SessionState {
         guard excess > 0 else { return }
         // The share of the excess above the viewport's middle: what lies above it goes in proportion.
         var fraction = 0.5
-        if let geometry = lastGeometry?.geometry.along(config.axis), geometry.contentLength > 0 {
+        if let geometry = lastGeometry?.geometry.along(config.rules.axis), geometry.contentLength > 0 {
             let middle = geometry.offset + geometry.leadingInset + geometry.containerLength / 2
             fraction = min(max(middle / geometry.contentLength, 0), 1)
         }

@@ -138,7 +138,7 @@ extension Trace.Header {
     public var json: JSONValue {
         var members: [String: JSONValue] = [
             "kind": "header", "format": .int(format), "server": .string(server), "session": .string(session),
-            "preset": .string(config.preset.rawValue), "config": config.recordedJSON,
+            "preset": .string(config.rules.preset.rawValue), "config": config.recordedJSON,
             "seed": .number(Double(config.seed)),
             "maxMessageBytes": .int(maxMessageBytes),
         ]
@@ -186,8 +186,8 @@ extension ScrollConfig {
     /// The retry policy likewise appears only when it was set explicitly.
     public var recordedJSON: JSONValue {
         guard case .object(var members) = json else { return json }
-        if explicitPullThreshold == nil { members["pullThreshold"] = nil }
-        if explicitRetryPolicy == nil { members["retryPolicy"] = nil }
+        if rules.explicitPullThreshold == nil { members["pullThreshold"] = nil }
+        if rules.explicitRetryPolicy == nil { members["retryPolicy"] = nil }
         if explicitNewMessageEveryMs == nil { members["newMessageEveryMs"] = nil }
         return .object(members)
     }

@@ -201,11 +201,11 @@ public struct CheckRun {
         after(effects)
     }
 
-    private var isHome: Bool { session.state.config.preset == home && !foreign }
+    private var isHome: Bool { session.state.config.rules.preset == home && !foreign }
 
     /// Ends the foreign period once `home` runs and nothing another preset started is left.
     private mutating func settleForeign() {
-        guard foreign, session.state.config.preset == home else { return }
+        guard foreign, session.state.config.rules.preset == home else { return }
         if session.loadsPending == 0, session.refreshesPending == 0, session.state.controller.refresh == .idle {
             foreign = false
         }
@@ -221,7 +221,7 @@ public struct CheckRun {
         let verdict = home.evaluate(
             geometry, phase: phase, config: session.state.config, refreshing: session.state.refreshing,
             memory: &memory)
-        let length = geometry.along(session.state.config.axis).contentLength
+        let length = geometry.along(session.state.config.rules.axis).contentLength
         guard verdict.reachedBottom else {
             stay = nil
             return
@@ -410,12 +410,13 @@ public struct CheckRun {
         if open.afterFailure {
             // Per the preset's failure policy: a manual retry or none is the design's stated choice; back-off
             // may wait its delays.
-            if session.state.config.retryPolicy != .backoff { return }
+            if session.state.config.rules.retryPolicy != .backoff { return }
             if t - open.since >= Self.backoffStallLimitMs {
                 fail(.noStallAfterFailure, "\(t - open.since) ms at the end after a failure, nothing loading, hasMore")
             }
         } else if t - open.since >= Self.stallLimitMs {
-            let distance = LabFormat.number(session.page.geometry.along(session.state.config.axis).distanceToBottom)
+            let distance = LabFormat.number(
+                session.page.geometry.along(session.state.config.rules.axis).distanceToBottom)
             if session.state.edges.bottom.reached {
                 fail(.noStall, "\(t - open.since) ms at the end, the bottom rule true but no load; hasMore")
             } else {

@@ -115,8 +115,8 @@ public enum HandTrial {
         var metrics: [String: JSONValue] = [:]
         for (name, value) in run.report.metrics { metrics[name] = .number(value) }
         let answer: [String: JSONValue] = [
-            "type": "handResult", "preset": .string(simulation.config.preset.rawValue),
-            "recordedPreset": .string(hand.config.preset.rawValue), "settings": .object(changed),
+            "type": "handResult", "preset": .string(simulation.config.rules.preset.rawValue),
+            "recordedPreset": .string(hand.config.rules.preset.rawValue), "settings": .object(changed),
             "physics": .string(hand.physics.rawValue), "seconds": .number(simulation.seconds),
             "recorded": row(agreement.recorded), "simulated": row(agreement.simulated),
             "same": .bool(agreement.firstDifference == nil),
