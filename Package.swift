@@ -50,9 +50,12 @@ let package = Package(
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
         // Tests that launch a browser (chromium) live apart, so the core's tests start no other program.
         .testTarget(name: "BrowserModelTests", dependencies: ["ScrollCore"]),
-        // The test clocks and threads both suites of the app's library use (a library under Tests/, no tests).
-        .target(name: "ScrollRulesTestSupport", dependencies: ["ScrollRulesUI"], path: "Tests/ScrollRulesTestSupport"),
-        // What an app links, tested as an app sees it: the two products only (and the test support), and a
+        // The test clock, own-thread runner, draws and sanitizer switch both rules test targets use, once; it
+        // links the two products only, so ScrollRulesTests still sees the library as an app does.
+        .target(
+            name: "ScrollRulesTestSupport", dependencies: ["ScrollRules", "ScrollRulesUI"],
+            path: "Tests/ScrollRulesTestSupport"),
+        // What an app links, tested as an app sees it: the two products only (and the support above), and a
         // consumer package.
         .testTarget(
             name: "ScrollRulesTests", dependencies: ["ScrollRules", "ScrollRulesUI", "ScrollRulesTestSupport"],
@@ -62,7 +65,8 @@ let package = Package(
         .testTarget(
             name: "ScrollRulesAgreementTests",
             dependencies: [
-                "ScrollRules", "ScrollRulesUI", "ScrollRulesTestSupport", "ScrollCore", "ScrollLab", "PlaygroundServer",
+                "ScrollRules", "ScrollRulesUI", "ScrollRulesTestSupport", "ScrollCore", "ScrollLab",
+                "PlaygroundServer",
             ]),
         .testTarget(name: "ScrollLabTests", dependencies: ["ScrollLab", "ScrollCore"]),
         // The raw socket clients the transport's and the server's tests share (a library under Tests/, so no

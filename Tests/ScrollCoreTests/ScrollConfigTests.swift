@@ -33,14 +33,14 @@ struct ScrollConfigTests {
 
     @Test func pullThresholdDefaultsTo100UnderRefreshOffsetObservableUnlessSetExplicitly() throws {
         var config = ScrollConfig()
-        #expect(config.pullThreshold == 68)
+        #expect(config.rules.pullThreshold == 68)
         try config.apply(["preset": "refreshOffsetObservable"])
-        #expect(config.pullThreshold == 100)
+        #expect(config.rules.pullThreshold == 100)
         try config.apply(["preset": "refreshable"])
-        #expect(config.pullThreshold == 68)
+        #expect(config.rules.pullThreshold == 68)
         try config.apply(["pullThreshold": 90])
         try config.apply(["preset": "refreshOffsetObservable"])
-        #expect(config.pullThreshold == 90)
+        #expect(config.rules.pullThreshold == 90)
         #expect(config.json["pullThreshold"] == 90)
     }
 
@@ -176,15 +176,15 @@ struct ScrollConfigTests {
 
     @Test func retryPolicyIsTheDesignsUnlessSetExplicitly() throws {
         var config = ScrollConfig()
-        #expect(config.retryPolicy == .backoff)
+        #expect(config.rules.retryPolicy == .backoff)
         for preset in Preset.allCases where preset != .playground && preset != .chat {
             try config.apply(["preset": .string(preset.rawValue)])
-            #expect(config.retryPolicy == .manual)
+            #expect(config.rules.retryPolicy == .manual)
         }
         try config.apply(["retryPolicy": "none"])
-        #expect(config.retryPolicy == .noRetry)
+        #expect(config.rules.retryPolicy == .noRetry)
         try config.apply(["preset": "playground"])
-        #expect(config.retryPolicy == .noRetry)
+        #expect(config.rules.retryPolicy == .noRetry)
         #expect(config.json["retryPolicy"] == "none")
         #expect(
             error(["retryPolicy": "sometimes"])

@@ -137,7 +137,7 @@ struct SessionLifecycleTests {
                         ])),
                 .send(.state(Self.openingState(.refreshOffsetObservable))),
             ])
-        #expect(h.session.config.pullThreshold == 100)
+        #expect(h.session.config.rules.pullThreshold == 100)
     }
 
     /// The new rules start from the current position: a bottom rule that holds there fires, as on arriving there

@@ -35,7 +35,7 @@ struct TraceReplayTests {
     @Test func unsetPullThresholdStaysThePresetDefault() throws {
         let trace = try Trace.parse(Self.header { $0.rules.preset = .refreshOffsetObservable }.json.jsonString)
         #expect(trace.header.config.rules.explicitPullThreshold == nil)
-        #expect(trace.header.config.pullThreshold == 100)
+        #expect(trace.header.config.rules.pullThreshold == 100)
     }
 
     @Test func ownSettingsFollowTheRecordedTimers() {

@@ -1,5 +1,6 @@
 import ScrollCore
 import ScrollLab
+import ScrollRulesTestSupport
 import Synchronization
 
 /// Drives a `FeedController` the way an app does, beside a session (which holds a controller of its own):

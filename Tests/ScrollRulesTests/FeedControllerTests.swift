@@ -1,4 +1,5 @@
 import ScrollRules
+import ScrollRulesTestSupport
 import Testing
 
 /// The controller's decisions on scripted geometry, completions and a manual clock: what an app is asked to

@@ -58,12 +58,6 @@ public struct ScrollConfig: Equatable, Hashable, Sendable {
     public var twoWay: Bool {
         startAt != 0 || rules.behavior.opensAtBottom
     }
-
-    /// The pull threshold in force: the explicit one, else the preset's default.
-    public var pullThreshold: Double { rules.pullThreshold }
-
-    /// The retry policy in force: the explicit one, else the preset's default.
-    public var retryPolicy: RetryPolicy { rules.retryPolicy }
 }
 
 /// A setting that cannot be applied, naming the field and what it accepts.

@@ -82,7 +82,8 @@ extension SessionState {
                     LogEntry(
                         edge.events.ignored,
                         [
-                            "trigger": JSONValue(trigger), "reason": JSONValue(Reason.feedExhausted),
+                            "trigger": JSONValue(trigger),
+                            "reason": JSONValue(Reason.retryCancellation(.feedExhausted)),
                             "total": .int(window.items.count),
                         ])))
         case .loadCancelled(let edge, let reason):

@@ -23,7 +23,8 @@ extension SessionState {
                 .log(
                     LogEntry(
                         .refreshEligible, geometrySeq: seq,
-                        ["distance": .number(verdict.pull.distance), "threshold": .number(config.pullThreshold)])))
+                        ["distance": .number(verdict.pull.distance), "threshold": .number(config.rules.pullThreshold)]))
+            )
         }
         if hasTopEdge {
             note(.top, reached: verdict.reachedTop, distance: axis.distanceToTop, geometrySeq: seq, into: &effects)

@@ -88,7 +88,7 @@ extension SessionState {
     mutating func reset(into effects: inout [SessionEffect]) {
         guard lifecycle == .open else { return }
         effects.append(.log(LogEntry(.sessionReset, ["replaced": .int(window.items.count)])))
-        cancelJump(reason: .reset, into: &effects)
+        cancelJump(reason: .cancellation(.reset), into: &effects)
         // The controller drops its loads, retries, refresh and hold, and its rules start from scratch.
         carryOut(ask(.reset(hasMore: hasMore, hasPrevious: hasPrevious)), geometrySeq: nil, into: &effects)
         edges.bottom.reached = false

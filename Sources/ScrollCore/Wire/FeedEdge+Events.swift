@@ -30,7 +30,7 @@ extension FeedEdge {
     }
 
     /// The trigger its edge rule reports.
-    public var ruleTrigger: Trigger { self == .bottom ? .bottom : .top }
+    public var ruleTrigger: FeedTrigger { self == .bottom ? .bottom : .top }
 
     /// The names of one edge's events.
     public struct Events: Equatable, Sendable {

@@ -410,7 +410,7 @@ public struct CheckRun {
         if open.afterFailure {
             // Per the preset's failure policy: a manual retry or none is the design's stated choice; back-off
             // may wait its delays.
-            if session.state.config.retryPolicy != .backoff { return }
+            if session.state.config.rules.retryPolicy != .backoff { return }
             if t - open.since >= Self.backoffStallLimitMs {
                 fail(.noStallAfterFailure, "\(t - open.since) ms at the end after a failure, nothing loading, hasMore")
             }

@@ -23,7 +23,7 @@ extension Simulation {
         var pageLayout = layout
         pageLayout.contentSize = config.contentSize
         var session = LabSession(source: source, layout: pageLayout, record: record, itemCap: itemCap)
-        var meter = Meter(pullThreshold: config.pullThreshold)
+        var meter = Meter(pullThreshold: config.rules.pullThreshold)
         meter.observe(session.hello(config.recordedJSON.object ?? [:]), session: session, at: 0)
         // Settings this run changed from the recording's: a recorded `config` message does not undo them.
         let mine = config.json.object ?? [:]

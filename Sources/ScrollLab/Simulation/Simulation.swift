@@ -34,7 +34,7 @@ public struct Simulation: Equatable, Sendable {
         var pageLayout = layout
         pageLayout.contentSize = config.contentSize
         var session = LabSession(source: source, layout: pageLayout, itemCap: itemCap)
-        var meter = Meter(pullThreshold: config.pullThreshold)
+        var meter = Meter(pullThreshold: config.rules.pullThreshold)
         let opening = session.hello(config.recordedJSON.object ?? [:])
         meter.observe(opening, session: session, at: 0)
         let frames = Int((seconds * hz).rounded())
