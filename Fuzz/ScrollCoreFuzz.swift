@@ -232,9 +232,9 @@ struct FuzzSession {
         }
         guard pending.count <= Self.maxPendingTimers else { fatalError("\(pending.count) timers pending: \(pending)") }
         guard !state.loadingNextPage || !state.controller.refresh.isInFlight
-            || !state.config.preset.behavior.cancelsLoadOnRefresh
+            || !state.config.rules.preset.behavior.cancelsLoadOnRefresh
         else {
-            fatalError("\(state.config.preset): a page load and a refresh in flight together")
+            fatalError("\(state.config.rules.preset): a page load and a refresh in flight together")
         }
     }
 
