@@ -370,6 +370,8 @@ export class FeedRenderer extends EventTarget {
     const index = this.virtual.indexOf(id);
     if (index === -1) return null;
     if (index < this.virtual.first || index >= this.virtual.end) {
+      // Under `lazyEstimate` the rows down to it are realized first: it is then where the list lays it out.
+      this.virtual.realize(index + 1);
       const { start } = this.virtual.viewport();
       const delta = this.virtual.startOf(index) - start - this.insetTop;
       if (this.axis === "horizontal") this.scroller.scrollLeft += delta;

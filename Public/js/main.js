@@ -459,6 +459,7 @@ function applyConfig(partial, replace) {
     reporter.setPhysics(config.physics);
     frame.setPhysics(reporter.physics);
   }
+  if ("contentSize" in partial || replace) feed.virtual.setLazy(config.contentSize === "lazyEstimate");
   if ("compare" in partial) lanes.setEnabled(Boolean(partial.compare));
   if ("maxItems" in partial) suggestJump();
   timeline.setThresholds({
@@ -903,6 +904,7 @@ window.playground = Object.freeze({
   contentSizes: () => ({
     reported: reporter.measure("idle").contentSize,
     everyRow: feed.virtual.withEveryRow(() => reporter.measure("idle").contentSize),
+    realized: feed.virtual.lazy ? feed.virtual.realized : feed.count,
   }),
   eventCount: (name) => events.filter((e) => e.name === name).length,
   /** The timeline's y (px) for an offset, as last drawn. */

@@ -4,6 +4,11 @@
 // without a subtitle, measured from the first such row drawn), so the list is exactly as long as the list of
 // every row would be and the geometry the page reports does not change (docs/decisions.md, issue 39).
 //
+// Under `contentSize: lazyEstimate` the list is as long as a LazyVStack reports (docs/fidelity.md): the rows
+// drawn so far from the top down (realized) at their sizes, every row below them at the realized rows' mean.
+// Rows above the viewport are always realized, so an estimate corrected never moves what is on screen: only
+// the end moves, as the rows below are drawn.
+//
 // Sizes are along the axis and include a row's margins; `gap` is the list's gap between rows.
 
 // A screen each way: a fling moves a few hundred px a frame at most, so a frame never shows the padding.
@@ -36,6 +41,8 @@ export class VirtualList {
     this.end = 0;
     this.rows = new Map(); // id → drawn row
     this.unmeasured = false; // a drawn row could not be measured (the feed was hidden): measure at the next update
+    this.lazy = false; // `contentSize: lazyEstimate`
+    this.realized = 0; // under `lazy`: rows [0, realized) count at their sizes, the rest at their mean
     this.scroller.addEventListener("scroll", () => this.update(), { passive: true });
   }
 
@@ -51,6 +58,7 @@ export class VirtualList {
     this.keys = [];
     this.first = this.end = 0;
     this.validStarts = 0;
+    this.realized = 0;
     this.append(items);
   }
 
@@ -67,6 +75,8 @@ export class VirtualList {
   prepend(items) {
     if (items.length === 0) return;
     this.insertData(0, items);
+    // Rows that arrive at the top count as realized (a refresh, older messages), as the lab's model has it.
+    if (this.realized > 0) this.realized += items.length;
     this.redraw(this.first + items.length, this.end + items.length);
   }
 
@@ -82,6 +92,7 @@ export class VirtualList {
     }
     this.items.splice(from, n);
     this.keys.splice(from, n);
+    this.realized = edge === "top" ? Math.max(0, this.realized - n) : Math.min(this.realized, this.items.length);
     this.sizes.copyWithin(from, from + n, this.items.length + n);
     // As `prepend`: the rows drawn and kept stay, and the caller updates once it has put its anchor back.
     if (edge === "top") {
@@ -182,7 +193,35 @@ export class VirtualList {
   /** The list's length: every row and the gaps between them. */
   get length() {
     const n = this.items.length;
-    return n === 0 ? 0 : this.startOf(n) - this.gapSize();
+    return n === 0 ? 0 : this.laidOutStart(n) - this.gapSize();
+  }
+
+  /**
+   * Where the list lays out row `index`'s start: `startOf(index)`, or under `lazy` for a row past the realized
+   * ones, the realized rows' length and the mean realized row for each row between.
+   */
+  laidOutStart(index) {
+    if (!this.lazy || index <= this.realized) return this.startOf(index);
+    const realized = this.realized;
+    const gap = this.gapSize();
+    const realizedStart = this.startOf(realized);
+    const mean = realized === 0 ? this.sizes[0] : (realizedStart - realized * gap) / realized;
+    return realizedStart + (index - realized) * (mean + gap);
+  }
+
+  /** `contentSize: lazyEstimate` on or off: the rows drawn so far count as realized. */
+  setLazy(on) {
+    if (this.lazy === on) return;
+    this.lazy = on;
+    this.realized = on ? this.end : 0;
+    this.update({ force: true });
+  }
+
+  /** Under `lazy`: counts rows [0, end) as realized (their sizes replace the estimate) and lays the list out. */
+  realize(end) {
+    if (!this.lazy || end <= this.realized) return;
+    this.realized = Math.min(end, this.items.length);
+    this.setPadding(this.startOf(this.first), this.laidOutStart(this.items.length) - this.startOf(this.end));
   }
 
   computeStarts(upTo) {
@@ -232,7 +271,14 @@ export class VirtualList {
       this.setPadding(0, 0);
       return;
     }
-    const view = this.viewport();
+    let view = this.viewport();
+    if (this.lazy && this.realized < n && view.end >= this.length - 1) {
+      // At the estimated end (a scroll to the bottom, the scroll bar dragged down): a LazyVStack scrolled to
+      // its end has realized every row, and the view stays at the end it was sent to.
+      this.realize(n);
+      this.scrollToEnd();
+      view = this.viewport();
+    }
     const overscan = view.size * OVERSCAN_SCREENS;
     const margin = overscan * REDRAW_AT;
     const needFirst = this.indexAt(view.start - margin);
@@ -272,7 +318,8 @@ export class VirtualList {
       this.rows = keep;
       this.first = first;
       this.end = end;
-      this.setPadding(this.startOf(first), this.startOf(this.items.length) - this.startOf(end));
+      if (this.lazy) this.realized = Math.max(this.realized, end);
+      this.setPadding(this.startOf(first), this.laidOutStart(this.items.length) - this.startOf(end));
       if (!this.measure(first, end)) return;
     }
   }
@@ -331,13 +378,21 @@ export class VirtualList {
 
   /** `measure()` with every row drawn (as a list of every row lays out), the drawn window restored after. */
   withEveryRow(measure) {
-    const { first, end } = this;
+    const { first, end, lazy, realized } = this;
+    this.lazy = false;
     this.draw(0, this.items.length);
     try {
       return measure();
     } finally {
+      Object.assign(this, { lazy, realized });
       this.draw(first, end);
     }
+  }
+
+  scrollToEnd() {
+    const s = this.scroller;
+    if (this.horizontal()) s.scrollLeft = s.scrollWidth;
+    else s.scrollTop = s.scrollHeight;
   }
 
   indexOf(id) {
