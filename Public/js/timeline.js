@@ -315,7 +315,7 @@ export class Timeline {
     ctx.lineTo(plot.x + plot.w, Math.round(zeroY) + 0.5);
     ctx.stroke();
     const maxY = plot.y + plot.h - 4;
-    const labels = [{ text: "0", y: zeroY }, { text: `${Math.round(min)}`, y: plot.y + 5 }];
+    const labels = [{ text: "0", y: zeroY }, { text: axisNumber(min), y: plot.y + 5 }];
     // Log ticks: 100, 1k, 10k… while they keep clear of zero and of the bottom edge's label.
     let lastY = zeroY;
     for (let tick = 100; tick < max; tick *= 10) {
@@ -329,9 +329,9 @@ export class Timeline {
       labels.push({ text: tick >= 1000 ? `${tick / 1000}k` : `${tick}`, y });
       lastY = y;
     }
-    labels.push({ text: `${Math.round(max)}`, y: maxY });
+    labels.push({ text: axisNumber(max), y: maxY });
     for (const label of labels) ctx.fillText(label.text, plot.x - 6, label.y);
-    this.labels = labels;
+    this.labels = labels.map((label) => ({ ...label, width: ctx.measureText(label.text).width, room: plot.x - 6 }));
 
     // thresholds
     ctx.setLineDash([5, 4]);
@@ -412,4 +412,12 @@ export class Timeline {
     }
     return value;
   }
+}
+
+/** An axis end in the room left of the plot: 1234, 43.8k, 8.80M (a feed of 100,000 rows is 9 million px long). */
+function axisNumber(value) {
+  const size = Math.abs(value);
+  if (size < 10_000) return `${Math.round(value)}`;
+  if (size < 1_000_000) return `${(value / 1000).toFixed(size < 100_000 ? 1 : 0)}k`;
+  return `${(value / 1_000_000).toFixed(size < 10_000_000 ? 2 : 1)}M`;
 }

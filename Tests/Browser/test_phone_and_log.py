@@ -241,6 +241,21 @@ def test_the_timelines_y_labels_never_overlap(start_server, open_page):
         assert close == [], f"at {offset}: {labels}"
 
 
+def test_the_timelines_y_labels_fit_left_of_the_plot_in_a_feed_millions_of_px_long(start_server, open_page, tmp_path):
+    """A feed of 100,000 rows is about 9 million px long: its offsets label the axis in the room it has."""
+    items = tmp_path / "items.json"
+    items.write_text(json.dumps([{"id": f"tall-{i}", "title": f"Tall {i}", "height": 60_000} for i in range(200)]))
+    server = start_server(items=str(items), initial_count=200)
+    page, _ = open_page(server)
+    wait_items(page, 200)
+    for offset in [700, 45_000, 600_000, 11_000_000]:
+        page.locator("#feed").evaluate(f"(f) => {{ f.scrollTop = {offset}; }}")
+        sync(page)
+        page.wait_for_function("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
+        labels = page.evaluate("window.playground.timelineLabels()")
+        assert [label for label in labels if label["width"] > label["room"]] == [], f"at {offset}: {labels}"
+
+
 def test_compare_lanes_are_drawn_only_for_compared_presets(start_server, open_page):
     server = start_server(preset="playground")
     page, _ = open_page(server)
