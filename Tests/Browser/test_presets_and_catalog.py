@@ -31,7 +31,7 @@ def swift_cases(path: str, enum: str) -> list[str]:
 
 
 def test_every_event_kind_has_a_category_a_colour_and_a_filter_option(start_server, open_page):
-    names = swift_cases("Sources/ScrollCore/Wire/ServerMessage.swift", "EventName")
+    names = swift_cases("Sources/ScrollCore/Wire/EventName.swift", "EventName")
     assert len(names) >= 52 and "anchorKept" in names and "jumpSettled" in names
     server = start_server(preset="playground")
     page, probe = open_page(server)
@@ -85,7 +85,7 @@ def test_no_preset_name_decides_anything_in_the_page():
 
 def test_the_timeline_names_no_event_kind():
     """Issue 41 (asked in issue 40's brief): the timeline draws what `welcome.events[].plot` says."""
-    names = swift_cases("Sources/ScrollCore/Wire/ServerMessage.swift", "EventName")
+    names = swift_cases("Sources/ScrollCore/Wire/EventName.swift", "EventName")
     text = (REPO / "Public" / "js" / "timeline.js").read_text(encoding="utf-8")
     found = [name for name in names if re.search(rf"""["']{name}["']""", text)]
     assert found == []
