@@ -7,7 +7,7 @@ import Testing
 
 /// The real `scroll-playground` executable, started on a free port for one test.
 final class ServerProcess: @unchecked Sendable {
-    // @unchecked: `lines` is guarded by `condition`; everything else is set once in init.
+    // @unchecked: `port` is set once in init; what the server wrote is guarded by `condition`.
     let process = Process()
     private(set) var port = 0
     private let condition = NSCondition()
@@ -15,6 +15,7 @@ final class ServerProcess: @unchecked Sendable {
     private var errorText = ""
     private var finished = false
     private var outputClosed = false
+    private var outputPaused = false
 
     /// The built executable next to the test bundle.
     static var executable: URL {
@@ -64,20 +65,23 @@ final class ServerProcess: @unchecked Sendable {
         switch outputKind {
         case .pipe:
             process.standardOutput = output
-            self.output = output
-            resumeReadingOutput()
+            Self.readToEnd(output.fileHandleForReading) { [weak self] data in
+                guard let self else { return false }
+                self.append(data)
+                return true
+            }
         case .pipeWithoutReader:
             try output.fileHandleForReading.close()
             process.standardOutput = output.fileHandleForWriting
         }
         process.standardError = errors
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
+        Self.readToEnd(errors.fileHandleForReading) { [weak self] data in
+            guard let self else { return false }
             self.condition.lock()
             self.errorText += String(decoding: data, as: UTF8.self)
             self.condition.broadcast()
             self.condition.unlock()
+            return true
         }
         process.terminationHandler = { [weak self] _ in
             guard let self else { return }
@@ -117,19 +121,37 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     private var pending = ""
-    private var output: Pipe?
+
+    /// Reads `handle` to its end on a thread of its own, handing each chunk to `take` (an empty one at the end)
+    /// until it returns false. Not `readabilityHandler`: its dispatch source on a pipe can crash libdispatch's
+    /// event loop on Linux (`_dispatch_event_loop_drain`, swift-corelibs-foundation #3276), taking the whole
+    /// test run down with it.
+    private static func readToEnd(_ handle: FileHandle, take: @escaping @Sendable (Data) -> Bool) {
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { bytes in
+                    (try? Syscall.read(handle.fileDescriptor, into: bytes).get()) ?? 0
+                }
+                guard take(Data(buffer[..<count])), count > 0 else { return }
+            }
+        }.start()
+    }
 
     /// Stops reading the server's standard output: it becomes a pipe nobody drains, like a paused terminal.
+    /// (A read already waiting takes one more chunk.)
     func stopReadingOutput() {
-        output?.fileHandleForReading.readabilityHandler = nil
+        condition.lock()
+        outputPaused = true
+        condition.unlock()
     }
 
     /// Reads the server's standard output again.
     func resumeReadingOutput() {
-        output?.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.append(data)
-        }
+        condition.lock()
+        outputPaused = false
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// The server's resident memory, from /proc.
@@ -144,8 +166,10 @@ final class ServerProcess: @unchecked Sendable {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count) ?? 0
     }
 
+    /// Takes a chunk of standard output, and waits before the next read while reading is stopped.
     private func append(_ data: Data) {
         condition.lock()
+        defer { condition.unlock() }
         if data.isEmpty { outputClosed = true }
         pending += String(decoding: data, as: UTF8.self)
         while let newline = pending.firstIndex(of: "\n") {
@@ -153,7 +177,7 @@ final class ServerProcess: @unchecked Sendable {
             pending = String(pending[pending.index(after: newline)...])
         }
         condition.broadcast()
-        condition.unlock()
+        while outputPaused && !finished { condition.wait() }
     }
 
     /// Everything the server wrote to stderr so far.
