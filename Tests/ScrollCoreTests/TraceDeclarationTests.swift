@@ -64,15 +64,17 @@ import Testing
         let member = kind.members[memberIndex]
         var line = kind.full
         member.write(&line, member.sample)
-        #expect(member.read(line) == member.sample, "the declaration cannot set \(kind).\(member.name)")
-        #expect(member.read(kind.full) != member.sample, "\(kind).\(member.name)'s sample is the base's value")
+        #expect(member.read(line) == member.sample, "the declaration cannot set \(kind.rawValue).\(member.name)")
+        #expect(member.read(kind.full) != member.sample, "\(kind.rawValue).\(member.name)'s sample is the base's value")
         let bytes = Trace(header: Trace.Header.full, lines: [line]).fileBytes()
         for reader in Self.readers {
             let read = try reader.read(bytes).lines
             #expect(
                 read.first.flatMap(member.read) == member.sample,
-                "the \(reader.name) reader loses \(kind).\(member.name): \(String(decoding: bytes, as: UTF8.self))")
-            #expect(read == [line], "the \(reader.name) reader changes another member than \(kind).\(member.name)")
+                "the \(reader.name) reader loses \(kind.rawValue).\(member.name): \(String(decoding: bytes, as: UTF8.self))"
+            )
+            #expect(
+                read == [line], "the \(reader.name) reader changes another member than \(kind.rawValue).\(member.name)")
         }
     }
 
@@ -93,27 +95,14 @@ import Testing
     }
 }
 
-extension WireMember {
-    /// The member's dotted JSON path, for messages.
-    var name: String { path.joined(separator: ".") }
-}
-
-/// Checks that every key `written` holds is declared (a member or written-only), down to the members' paths
-/// (below a member is its value: a setting, a message, event data), and that every member is written.
+/// Checks a writer's record against its declaration (``Trace/declarationGaps(of:members:writtenOnly:)``).
 func expectDeclared(
     _ written: JSONValue, members: [[String]], writtenOnly: [[String]],
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    let declared = Set(members + writtenOnly)
-    for leaf in jsonLeaves(of: written) {
-        let covered = (0...leaf.count).contains { declared.contains(Array(leaf.prefix($0))) }
-        #expect(covered, "\(leaf.joined(separator: ".")) is written but not declared", sourceLocation: sourceLocation)
-    }
-    for path in members {
-        let value = path.reduce(Optional(written)) { $0?[$1] }
-        #expect(
-            value != nil, "\(path.joined(separator: ".")) is declared but not written", sourceLocation: sourceLocation)
-    }
+    let gaps = Trace.declarationGaps(of: written, members: members, writtenOnly: writtenOnly)
+    #expect(gaps.undeclared.isEmpty, "written but not declared: \(gaps.undeclared)", sourceLocation: sourceLocation)
+    #expect(gaps.unwritten.isEmpty, "declared but not written: \(gaps.unwritten)", sourceLocation: sourceLocation)
 }
 
 /// The dotted names of what a trace value keeps, as `Mirror` sees them: an enum case's associated values under

@@ -284,3 +284,31 @@ extension SettingValue {
         return nil
     }
 }
+
+extension WireMember {
+    /// The member's dotted JSON path (`fork.at`), for messages.
+    var name: String { path.joined(separator: ".") }
+}
+
+extension Trace {
+    /// What a writer's record has that its declaration does not say, and lacks that it does: keys `written`
+    /// holds under no member's path nor a written-only one (below a member's path is its value: a setting, a
+    /// message, event data), and members it does not hold. The declaration tests check each writer with it.
+    static func declarationGaps(
+        of written: JSONValue, members: [[String]], writtenOnly: [[String]]
+    ) -> (undeclared: [String], unwritten: [String]) {
+        let declared = Set(members + writtenOnly)
+        var undeclared: [String] = []
+        func walk(_ value: JSONValue, _ path: [String]) {
+            if declared.contains(path) { return }
+            guard case .object(let object) = value else {
+                undeclared.append(path.joined(separator: "."))
+                return
+            }
+            for (key, member) in object { walk(member, path + [key]) }
+        }
+        walk(written, [])
+        let unwritten = members.filter { path in path.reduce(Optional(written)) { $0?[$1] } == nil }
+        return (undeclared.sorted(), unwritten.map { $0.joined(separator: ".") })
+    }
+}
