@@ -93,6 +93,33 @@ import Testing
         let present = kind.members.filter { $0.read(kind.full) != nil }
         expectDeclared(written, members: present.map(\.path), writtenOnly: kind.writtenOnly)
     }
+
+    // MARK: the specification
+
+    /// docs/traces.md's table has a row per kind, and each row names every key the kind's declaration has (a
+    /// setting of `config` is README's), so a field added to the format cannot be left out of its specification.
+    @Test func docsTracesNamesEveryDeclaredKeyInItsKindsRow() {
+        let rows = ArchitectureDocumentTests.read("docs/traces.md").split(separator: "\n").filter {
+            $0.hasPrefix("| `")
+        }
+        let kinds = rows.compactMap { $0.firstMatch(of: /^\| `([a-z]+)`/).map { String($0.output.1) } }
+        #expect(kinds == ["header"] + Trace.LineKind.allCases.map(\.rawValue))
+        func expectNamed(_ paths: [[String]], in kind: String) {
+            let row = rows.first { $0.hasPrefix("| `\(kind)`") } ?? ""
+            for path in paths {
+                for key in path.first == "config" ? ["config"] : path {
+                    #expect(
+                        row.contains("`\(key)`") || row.contains("\"\(key)\""),
+                        "docs/traces.md's \(kind) row does not name \(path.joined(separator: "."))")
+                }
+            }
+        }
+        expectNamed(Trace.Header.members.map(\.path) + Trace.Header.writtenOnly.filter { $0 != ["kind"] }, in: "header")
+        for kind in Trace.LineKind.allCases {
+            let paths = kind.members.map(\.path) + kind.writtenOnly
+            expectNamed(paths.filter { $0 != ["t"] && $0 != ["kind"] }, in: kind.rawValue)
+        }
+    }
 }
 
 /// Checks a writer's record against its declaration (``Trace/declarationGaps(of:members:writtenOnly:)``).
