@@ -184,6 +184,29 @@ import Testing
         let written = Set(trace.lines.map(\.kind))
         #expect(written == [.input, .closed])
     }
+
+    /// Every key the recorder writes is declared, in the header and in each line.
+    @Test func theRecorderWritesOnlyDeclaredKeys() throws {
+        var settings = FeedSettings(preset: .chat)
+        settings.bottomThreshold = 900
+        var recorder = TraceRecorder(app: "app", device: "device", settings: settings, at: 7)
+        _ = recorder.frame(
+            FeedGeometry(
+                contentOffset: ScrollPoint(x: 0, y: 10), contentSize: ScrollSize(width: 390, height: 3000),
+                containerSize: ScrollSize(width: 390, height: 700), contentInsets: ScrollInsets()),
+            phase: .interacting, at: 20)
+        let lines = try recorder.trace(closedAt: 30).split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        let header = Trace.declarationGaps(
+            of: lines[0], members: Trace.Header.members.map(\.path), writtenOnly: Trace.Header.writtenOnly)
+        #expect(header.undeclared.isEmpty, "the recorder's header writes undeclared \(header.undeclared)")
+        for line in lines.dropFirst() {
+            let kind = try #require(line["kind"]?.string.flatMap(Trace.LineKind.init(rawValue:)))
+            let gaps = Trace.declarationGaps(
+                of: line, members: kind.members.map(\.path), writtenOnly: kind.writtenOnly)
+            #expect(
+                gaps.undeclared.isEmpty, "the recorder's \(kind.rawValue) line writes undeclared \(gaps.undeclared)")
+        }
+    }
 }
 
 /// Checks a writer's record against its declaration (``Trace/declarationGaps(of:members:writtenOnly:)``).
