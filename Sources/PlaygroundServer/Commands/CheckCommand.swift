@@ -143,14 +143,12 @@ public struct CheckCommand: Sendable {
 
     /// The trace file: its header names the finding, then the lines `replay` runs.
     static func file(_ finding: Checker.Finding, seed: Int) -> String {
-        var header = finding.trace.header.json.object ?? [:]
-        header["check"] = [
+        let check: JSONValue = [
             "property": .string(finding.property.rawValue), "violation": .string(finding.violation.detail),
             "scenario": .string(finding.scenario.description), "frames": .int(finding.frames),
             "seed": .int(seed),
         ]
-        return JSONValue.object(header).jsonString + "\n"
-            + finding.trace.lines.map { $0.json.jsonString + "\n" }.joined()
+        return String(decoding: finding.trace.fileBytes(headerAdding: ["check": check]), as: UTF8.self)
     }
 
     static func text(

@@ -169,10 +169,7 @@ extension SessionHost {
         header.format = Trace.formatVersion
         header.fork = Trace.Fork(parent: fork.parent, parentSession: parent.header.session, at: fork.at)
         var lines: [UInt8] = []
-        for line in rebuilt.traceLines {
-            lines += line.json.jsonBytes
-            lines.append(0x0A)
-        }
+        for line in rebuilt.traceLines { lines += line.jsonLine }
         return .rebuilt(rebuilt, header: header, lines: lines)
     }
 

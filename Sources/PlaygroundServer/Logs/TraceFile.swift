@@ -44,9 +44,7 @@ final class TraceFile {
 
     init(directory: String, header: Trace.Header) {
         path = "\(directory)/traces/\(header.session).jsonl"
-        guard case .object(var members) = header.json else { return }
-        members["time"] = .string(WallClock.iso8601Now())
-        append(JSONValue.object(members).jsonBytes)
+        pending = header.jsonLine(adding: ["time": .string(WallClock.iso8601Now())])
     }
 
     deinit {
@@ -58,7 +56,7 @@ final class TraceFile {
 
     func record(_ line: Trace.Line) {
         guard isRecording else { return }
-        append(line.json.jsonBytes)
+        pending += line.jsonLine
     }
 
     /// An input line around the message's bytes as received, so a replay decodes exactly what the server
@@ -115,11 +113,6 @@ final class TraceFile {
         pending += #","event":"#.utf8
         pending += recordBytes
         pending += "}\n".utf8
-    }
-
-    private func append(_ line: [UInt8]) {
-        pending += line
-        pending.append(0x0A)
     }
 
     /// Creates the file with what was recorded so far and keeps it open, if the budget admits a new trace

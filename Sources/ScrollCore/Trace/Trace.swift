@@ -145,39 +145,61 @@ extension Trace.Header {
         if let itemCap { members["itemCap"] = .int(itemCap) }
         if let recorder { members["recorder"] = recorder.json }
         if let fork { members["fork"] = fork.json }
-        switch source {
-        case .synthetic: members["source"] = "synthetic"
-        case .list(let items): members["source"] = ["items": .array(items.map(\.json))]
-        }
+        members["source"] = sourceJSON
         return .object(members)
     }
+
+    /// The header line, with `extra` members the reader does not read back (``writtenOnly``: the server's
+    /// `time`, `check`'s finding), ending in a newline.
+    public func jsonLine(adding extra: [String: JSONValue] = [:]) -> [UInt8] {
+        guard !extra.isEmpty, case .object(var members) = json else { return json.jsonBytes + [0x0A] }
+        members.merge(extra) { own, _ in own }
+        return JSONValue.object(members).jsonBytes + [0x0A]
+    }
+}
+
+extension Trace {
+    /// The trace as its file holds it: the header line (with `extra`, as ``Header/jsonLine(adding:)``), then
+    /// one line per entry, each ending in a newline. Every writer of a whole trace writes it here.
+    public func fileBytes(headerAdding extra: [String: JSONValue] = [:]) -> [UInt8] {
+        var bytes = header.jsonLine(adding: extra)
+        for line in lines { bytes += line.jsonLine }
+        return bytes
+    }
+
+    /// ``fileBytes(headerAdding:)`` as text.
+    public var jsonLines: String { String(decoding: fileBytes(), as: UTF8.self) }
 }
 
 extension Trace.Line {
     /// The line as JSON. The server writes inputs and decisions itself, around the bytes it received and
-    /// logged (`TraceFile`); this form serves the other lines, tests and tools.
+    /// logged (`TraceFile`); this form serves the other lines, forks, tests and tools.
     public var json: JSONValue {
+        var members: [String: JSONValue] = ["kind": .string(kind.rawValue), "t": .int(Int(t))]
         switch self {
-        case .input(let t, let text):
+        case .input(_, let text):
             if let message = try? JSONParser.parse(text) {
-                return ["kind": "input", "t": .int(Int(t)), "message": message]
+                members["message"] = message
+            } else {
+                members["text"] = .string(String(decoding: text, as: UTF8.self))
             }
-            return ["kind": "input", "t": .int(Int(t)), "text": .string(String(decoding: text, as: UTF8.self))]
-        case .timer(let t, let timer):
-            return ["kind": "timer", "t": .int(Int(t)), "timer": .string(timer.description)]
-        case .violation(let t, let kind):
-            return ["kind": "violation", "t": .int(Int(t)), "violation": .string(kind.rawValue)]
-        case .closed(let t, let code, let resumable):
-            return [
-                "kind": "closed", "t": .int(Int(t)), "code": code.map { .int($0) } ?? .null,
-                "resumable": .bool(resumable),
-            ]
-        case .decision(let t, let entry):
+        case .timer(_, let timer):
+            members["timer"] = .string(timer.description)
+        case .violation(_, let kind):
+            members["violation"] = .string(kind.rawValue)
+        case .closed(_, let code, let resumable):
+            members["code"] = code.map { .int($0) } ?? .null
+            members["resumable"] = .bool(resumable)
+        case .decision(_, let entry):
             var event: [String: JSONValue] = ["name": .string(entry.name.rawValue), "data": .object(entry.data)]
             if let geometrySeq = entry.geometrySeq { event["geometrySeq"] = .int(geometrySeq) }
-            return ["kind": "decision", "t": .int(Int(t)), "event": .object(event)]
+            members["event"] = .object(event)
         }
+        return .object(members)
     }
+
+    /// ``json`` as a line of a trace file, ending in a newline.
+    public var jsonLine: [UInt8] { json.jsonBytes + [0x0A] }
 }
 
 extension ScrollConfig {
@@ -356,11 +378,16 @@ extension Trace {
 
     private static func parseLine(_ text: String, number: Int) throws(TraceError) -> Line {
         let members = try object(text, number: number)
-        guard let kind = members["kind"]?.string else { throw TraceError(line: number, "\"kind\" must be a string") }
+        guard let kindName = members["kind"]?.string else {
+            throw TraceError(line: number, "\"kind\" must be a string")
+        }
         let t = Int64(
             try integer(members["t"], "t", line: number, in: 0...Double.largestExactInteger, unit: "milliseconds"))
+        guard let kind = LineKind(rawValue: kindName) else {
+            throw TraceError(line: number, "unknown line kind \"\(kindName)\"")
+        }
         switch kind {
-        case "input":
+        case .input:
             if let message = members["message"] {
                 return .input(t: t, text: message.jsonBytes)
             }
@@ -368,12 +395,12 @@ extension Trace {
                 throw TraceError(line: number, "an input needs \"message\" (an object) or \"text\" (a string)")
             }
             return .input(t: t, text: Array(raw.utf8))
-        case "timer":
+        case .timer:
             guard let name = members["timer"]?.string, let timer = TimerID(name) else {
                 throw TraceError(line: number, "\"timer\" must name a timer (e.g. \"pageLoad-3\")")
             }
             return .timer(t: t, timer)
-        case "violation":
+        case .violation:
             guard let name = members["violation"]?.string, let kind = InboundViolationKind(rawValue: name) else {
                 throw TraceError(
                     line: number,
@@ -381,7 +408,7 @@ extension Trace {
                 )
             }
             return .violation(t: t, kind)
-        case "closed":
+        case .closed:
             let code: Int?
             switch members["code"] {
             case nil, .null?: code = nil
@@ -391,7 +418,7 @@ extension Trace {
                 throw TraceError(line: number, "\"resumable\" must be true or false")
             }
             return .closed(t: t, code: code, resumable: resumable)
-        case "decision":
+        case .decision:
             guard let event = members["event"]?.object else {
                 throw TraceError(line: number, "\"event\" must be an object")
             }
@@ -406,8 +433,6 @@ extension Trace {
                 throw TraceError(line: number, "\"event.data\" must be an object")
             }
             return .decision(t: t, LogEntry(name, geometrySeq: geometrySeq, data))
-        default:
-            throw TraceError(line: number, "unknown line kind \"\(kind)\"")
         }
     }
 }

@@ -202,10 +202,3 @@ public struct LabSession: Sendable {
         ]
     }
 }
-
-extension Trace {
-    /// The trace as its file holds it: the header line, then one line per entry, each ending in a newline.
-    public var jsonLines: String {
-        ([header.json] + lines.map(\.json)).map { $0.jsonString + "\n" }.joined()
-    }
-}
