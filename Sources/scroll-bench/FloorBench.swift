@@ -1,5 +1,6 @@
 import CommandLineOptions
 import LWSTransport
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc

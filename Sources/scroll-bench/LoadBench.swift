@@ -2,6 +2,7 @@ import CommandLineOptions
 import LWSClient
 import LWSTransport
 import ScrollCore
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
