@@ -2,10 +2,6 @@ import CommandLineOptions
 import LWSTransport
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `scroll-bench floor`: what one message must cost at least on this machine, now. A loopback TCP pair
 /// of processes: this bench's connections send geometry-sized frames, and its server side
 /// (`FloorServer`, this executable re-run) does only `epoll_wait`, `recv` and `send` to echo them. At the

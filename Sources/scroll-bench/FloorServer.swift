@@ -1,10 +1,6 @@
 import CSystemCalls
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The floor's server side, run as its own process (`scroll-bench floor-server`, started by `floor`):
 /// one thread doing only `epoll_wait`, `recv` and `send`, each read written straight back. No parsing, no
 /// framing, no allocation per message: what any server on this machine pays at least to answer a message.

@@ -4,10 +4,6 @@ import LWSTransport
 import ScrollCore
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `scroll-bench load`: N sessions each playing the gesture loop at R Hz against one server; measures
 /// geometry → state round trips (matched by `ack`) and ping → pong, throughput, errors and closes,
 /// and the server's CPU and memory.
@@ -184,5 +180,5 @@ enum LoadBench {
 
 /// Online CPUs.
 func cpuCount() -> Int {
-    Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    Syscall.processorCount
 }

@@ -253,7 +253,7 @@ struct ProcessSample {
         guard fields.count > 13, let user = Int(String(decoding: fields[11], as: UTF8.self)),
             let system = Int(String(decoding: fields[12], as: UTF8.self))
         else { return nil }
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let ticks = Double(Syscall.clockTicksPerSecond)
         userSeconds = Double(user) / ticks
         systemSeconds = Double(system) / ticks
         let text = String(decoding: status, as: UTF8.self)
@@ -307,7 +307,7 @@ struct MachineSample {
         else { return nil }
         let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
         guard fields.count >= 8 else { return nil }
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let ticks = Double(Syscall.clockTicksPerSecond)
         // user nice system idle iowait irq softirq steal
         busySeconds = (fields[0] + fields[1] + fields[2] + fields[5] + fields[6]) / ticks
         idleSeconds = (fields[3] + fields[4]) / ticks

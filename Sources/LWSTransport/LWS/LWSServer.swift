@@ -1,10 +1,6 @@
 import CLibWebSockets
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The libwebsockets side of ``WebServer``: owns the lws context, its C tables, the connections
 /// and the timers, and the ``FrontDoor`` whose connections it adopts. Everything but ``execute(_:)`` and
 /// ``stop()`` runs on the service thread: ``WebServer`` exposes the rest only through ``WebServerLoop``.
