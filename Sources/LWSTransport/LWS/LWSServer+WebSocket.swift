@@ -1,6 +1,10 @@
 import CLibWebSockets
 import SystemCalls
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// WebSocket upgrades, what a WebSocket receives, and the RFC 6455 checks lws leaves out.
 extension LWSServer {
     // MARK: - Upgrade
