@@ -128,7 +128,9 @@ public enum HTTPProbe {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         let numeric = host == "localhost" ? "127.0.0.1" : host
-        guard inet_pton(AF_INET, numeric, &address.sin_addr) == 1 else { throw Failure.badAddress(host) }
+        guard Syscall.parseAddress(numeric, family: AF_INET, into: &address.sin_addr) else {
+            throw Failure.badAddress(host)
+        }
         var storage = sockaddr_storage()
         withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)

@@ -3,10 +3,6 @@ import LWSTransport
 import Synchronization
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Where and how a client connection connects.
 struct ClientConnectRequest: Sendable {
     var host: String

@@ -1,4 +1,5 @@
 import LWSTransport
+import SystemCalls
 
 /// One WebSocket client connection with a blocking API, for tests: every wait is bounded.
 public final class WebSocketClient: Sendable {

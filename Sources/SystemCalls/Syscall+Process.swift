@@ -15,7 +15,7 @@ extension Syscall {
         posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO)
         posix_spawn_file_actions_adddup2(&actions, errors, STDERR_FILENO)
         var arguments: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        defer { for pointer in arguments { free(pointer) } }
+        defer { for pointer in arguments { Glibc.free(pointer) } }
         var child: pid_t = 0
         let result = posix_spawn(&child, command[0], &actions, nil, &arguments, environ)
         return result == 0 ? .success(child) : .failure(Errno(code: result))
@@ -65,4 +65,31 @@ extension Syscall {
         Glibc.signal(SIGTERM, SIG_DFL)
         Glibc.signal(SIGINT, SIG_DFL)
     }
+
+    /// The standard streams' descriptors (`STDIN_FILENO`, `STDOUT_FILENO`, `STDERR_FILENO`).
+    package static let standardInput: Int32 = STDIN_FILENO
+    package static let standardOutput: Int32 = STDOUT_FILENO
+    package static let standardError: Int32 = STDERR_FILENO
+
+    /// This process's id (getpid(2)).
+    package static var processID: pid_t { getpid() }
+
+    /// The environment variable `name`, nil if unset (getenv(3)).
+    package static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// Ends this process with `status` after flushing stdio and running exit handlers (exit(3)).
+    package static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// Ends this process with `status` at once, async-signal-safe (for a signal handler). The corresponding C
+    /// function is _exit(2).
+    package static func exitImmediately(_ status: Int32) -> Never {
+        Glibc._exit(status)
+    }
 }
+
+/// A process id (`pid_t`), so callers need not import the C library for the type.
+package typealias ProcessID = pid_t

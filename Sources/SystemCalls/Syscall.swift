@@ -5,7 +5,7 @@ import CSystemCalls  // epoll and malloc_trim, which Glibc's module leaves out
 #endif
 
 /// The POSIX calls the transport, its clients and scroll-bench make, in one place (swift-system's
-/// `Syscalls.swift` is the model): nothing else in the package calls the C library on a descriptor. Each returns its value or the ``Errno`` it failed with, and those that a signal can interrupt are
+/// `Syscalls.swift` is the model): nothing else in the package calls the C library (descriptors, clocks, threads, memory that C keeps, the process). Each returns its value or the ``Errno`` it failed with, and those that a signal can interrupt are
 /// run again on `EINTR`, so no call site handles `EINTR` and each says what it does with the rest (usually
 /// only ``Errno/wouldBlock``). The corresponding C function has the same name unless a comment says.
 package enum Syscall {
@@ -251,6 +251,9 @@ package struct Errno: Error, Equatable, CustomStringConvertible {
     /// The call would have blocked (`EAGAIN`, `EWOULDBLOCK`): try again once `poll` reports the descriptor ready.
     @inlinable package var wouldBlock: Bool { code == EAGAIN || code == EWOULDBLOCK }
 
+    /// The system's text alone (strerror(3)), e.g. "No space left on device".
+    package var message: String { String(cString: strerror(code)) }
+
     /// The system's text and the number, as the transport's log lines give them.
-    package var description: String { String(cString: strerror(code)) + " (errno \(code))" }
+    package var description: String { message + " (errno \(code))" }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemCalls
 
 /// CPU time over a measurement window, from /proc: the server's (user and kernel), the bench's, and the
 /// whole machine's busy and stolen time. `load` and `floor` report it by the same keys and labels.
@@ -11,10 +9,10 @@ struct CPUWindow {
         let bench: ProcessSample?
         let machine: MachineSample?
 
-        init(server pid: pid_t?) {
+        init(server pid: ProcessID?) {
             machine = MachineSample()
             server = pid.flatMap { ProcessSample(pid: $0) }
-            bench = ProcessSample(pid: getpid())
+            bench = ProcessSample(pid: Syscall.processID)
         }
     }
 

@@ -2,10 +2,6 @@ import CommandLineOptions
 import ScrollCore
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `scroll-bench compare`: the floor, this server and the reference peers (shared/peers: goref in Go,
 /// pyref in Python), measured alternately in one run at each session count, so that every figure can be
 /// read as a ratio to the others measured on the same machine at the same time. Prints one table.
@@ -152,7 +148,9 @@ enum CompareBench {
             },
         ]
         if let goref = settings.goref {
-            guard access(goref, X_OK) == 0 else { throw UsageError("compare: --goref \(goref) is not an executable") }
+            guard Syscall.isExecutable(goref) else {
+                throw UsageError("compare: --goref \(goref) is not an executable")
+            }
             contestants.append(
                 Contestant(name: ComparisonTable.goPeer) { sessions in
                     let process = try ServerProcess(command: [goref, "--port", "0"], announcement: "goref on ")
@@ -164,8 +162,8 @@ enum CompareBench {
             guard let python = settings.python else {
                 throw UsageError("compare: --pyref needs --python PATH (a Python with `websockets`)")
             }
-            guard access(pyref, R_OK) == 0 else { throw UsageError("compare: --pyref \(pyref) cannot be read") }
-            guard access(python, X_OK) == 0 else {
+            guard Syscall.isReadable(pyref) else { throw UsageError("compare: --pyref \(pyref) cannot be read") }
+            guard Syscall.isExecutable(python) else {
                 throw UsageError("compare: --python \(python) is not an executable")
             }
             contestants.append(

@@ -1,9 +1,6 @@
 import CommandLineOptions
 import LWSTransport
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemCalls
 
 /// `scroll-bench floor`: what one message must cost at least on this machine, now. A loopback TCP pair
 /// of processes: this bench's connections send geometry-sized frames, and its server side

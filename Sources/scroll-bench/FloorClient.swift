@@ -2,10 +2,6 @@ import CSystemCalls
 import Synchronization
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The floor's client side: N loopback connections to the floor's server, each sending `FloorFrame`s
 /// and timing their echoes. Paced (`rate` > 0): a driver thread spreads the frames over the period as
 /// `load` does, so the server batches as much as it does under `load`. Closed loop (`rate` 0): each

@@ -1,10 +1,6 @@
 import CSystemCalls
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The floor's server side, run as its own process (`scroll-bench floor-server`, started by `floor`):
 /// one thread doing only `epoll_wait`, `recv` and `send`, each read written straight back. No parsing, no
 /// framing, no allocation per message: what any server on this machine pays at least to answer a message.
@@ -30,7 +26,7 @@ enum FloorServer {
         let listener = try Syscall.listenOnLoopback(port: 0)
         let epoll = try Syscall.epollCreate()
         try Syscall.epollWatch(epoll, listener, token: listenerToken)
-        Syscall.writeAll(STDOUT_FILENO, announcement + "\(try Syscall.localPort(listener))\n")
+        Syscall.writeAll(Syscall.standardOutput, announcement + "\(try Syscall.localPort(listener))\n")
         let events = UnsafeMutableBufferPointer<epoll_event>.allocate(capacity: 1024)
         // 64 KiB: everything a connection has sent since the last pass, read at once (as a server batches).
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)

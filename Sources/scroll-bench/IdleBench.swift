@@ -1,9 +1,6 @@
 import CommandLineOptions
 import LWSClient
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemCalls
 
 /// `scroll-bench idle`: holds N sessions open (connected, said hello, got their first page) without
 /// scrolling, and reports the server's resident memory per session.
@@ -62,7 +59,7 @@ enum IdleBench {
         Monotonic.sleep(seconds: hold)
         let held = target.pid.flatMap { ProcessSample(pid: $0) }
         let stillOpen = (0..<sessions).count { pool.board.status($0) == .ready }
-        let bench = ProcessSample(pid: getpid())
+        let bench = ProcessSample(pid: Syscall.processID)
         pool.closeAll()
 
         var report = RunReport(

@@ -2,10 +2,7 @@ import CommandLineOptions
 import LWSClient
 import LWSTransport
 import ScrollCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemCalls
 
 /// `scroll-bench load`: N sessions each playing the gesture loop at R Hz against one server; measures
 /// geometry → state round trips (matched by `ack`) and ping → pong, throughput, errors and closes,
@@ -183,5 +180,5 @@ enum LoadBench {
 
 /// Online CPUs.
 func cpuCount() -> Int {
-    Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    Syscall.processorCount
 }

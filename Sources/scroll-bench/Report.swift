@@ -1,10 +1,6 @@
 import Foundation
 import ScrollCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One measured figure of a run.
 struct Metric {
     /// How a value is shown.

@@ -3,16 +3,12 @@ import LWSTransport
 import Synchronization
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A `scroll-playground` the bench started: its pid and port. Its standard output (the start line, then
 /// one JSON line per event) is read and discarded on a thread of its own, so the server never blocks
 /// on a full pipe; the tail of its standard error is kept to explain a failure.
 final class ServerProcess: @unchecked Sendable {
     // @unchecked: `pid`, `port` and the times are set in init; `errorTail` sits behind a mutex.
-    let pid: pid_t
+    let pid: ProcessID
     let port: Int
     /// Monotonic time just before `posix_spawn`, and when the start line was read.
     let spawnedAt: UInt64
@@ -65,7 +61,7 @@ final class ServerProcess: @unchecked Sendable {
         case (.success(let first), .success(let second)):
             (output, errors) = (first, second)
         case (.failure(let error), _), (_, .failure(let error)):
-            throw BenchError("pipe: \(String(cString: strerror(error.code)))")
+            throw BenchError("pipe: \(error.message)")
         }
         // Every pipe end closes at exec but the child's 1 and 2 (spawn's dup2 clears the flag on those).
         for fd in [output.read, output.write, errors.read, errors.write] { Syscall.setCloseOnExec(fd) }
@@ -73,14 +69,14 @@ final class ServerProcess: @unchecked Sendable {
         let spawned = Syscall.spawn(command, output: output.write, errors: errors.write)
         Syscall.close(output.write)
         Syscall.close(errors.write)
-        let child: pid_t
+        let child: ProcessID
         switch spawned {
         case .success(let spawnedPID):
             child = spawnedPID
         case .failure(let error):
             Syscall.close(output.read)
             Syscall.close(errors.read)
-            throw BenchError("cannot start \(executable): \(String(cString: strerror(error.code)))")
+            throw BenchError("cannot start \(executable): \(error.message)")
         }
         pid = child
         ServerProcess.register(child)
@@ -153,14 +149,14 @@ final class ServerProcess: @unchecked Sendable {
     // MARK: Cleanup on Ctrl-C
 
     /// Servers to end if the bench is interrupted (read by the signal handler).
-    nonisolated(unsafe) private static var running: (pid_t, pid_t) = (0, 0)
+    nonisolated(unsafe) private static var running: (ProcessID, ProcessID) = (0, 0)
 
-    private static func register(_ pid: pid_t) {
+    private static func register(_ pid: ProcessID) {
         if running.0 == 0 { running.0 = pid } else { running.1 = pid }
         installSignalHandlers()
     }
 
-    private static func unregister(_ pid: pid_t) {
+    private static func unregister(_ pid: ProcessID) {
         if running.0 == pid { running.0 = 0 }
         if running.1 == pid { running.1 = 0 }
     }
@@ -175,7 +171,7 @@ final class ServerProcess: @unchecked Sendable {
             Syscall.handle(signalNumber) { number in
                 if ServerProcess.running.0 > 0 { Syscall.signal(ServerProcess.running.0, SIGKILL) }
                 if ServerProcess.running.1 > 0 { Syscall.signal(ServerProcess.running.1, SIGKILL) }
-                _exit(128 + number)
+                Syscall.exitImmediately(128 + number)
             }
         }
     }
@@ -246,7 +242,7 @@ struct ProcessSample {
     var peakRSSKiB: Int
 
     /// Reads `/proc/PID/stat` and `/proc/PID/status`; nil if the process is gone.
-    init?(pid: pid_t) {
+    init?(pid: ProcessID) {
         guard let stat = Self.read("/proc/\(pid)/stat"), let status = Self.read("/proc/\(pid)/status") else {
             return nil
         }
@@ -257,7 +253,7 @@ struct ProcessSample {
         guard fields.count > 13, let user = Int(String(decoding: fields[11], as: UTF8.self)),
             let system = Int(String(decoding: fields[12], as: UTF8.self))
         else { return nil }
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let ticks = Double(Syscall.clockTicksPerSecond)
         userSeconds = Double(user) / ticks
         systemSeconds = Double(system) / ticks
         let text = String(decoding: status, as: UTF8.self)
@@ -311,7 +307,7 @@ struct MachineSample {
         else { return nil }
         let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
         guard fields.count >= 8 else { return nil }
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let ticks = Double(Syscall.clockTicksPerSecond)
         // user nice system idle iowait irq softirq steal
         busySeconds = (fields[0] + fields[1] + fields[2] + fields[5] + fields[6]) / ticks
         idleSeconds = (fields[3] + fields[4]) / ticks

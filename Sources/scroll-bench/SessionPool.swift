@@ -1,9 +1,6 @@
 import CommandLineOptions
 import LWSClient
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemCalls
 
 /// The server a bench talks to: one it started, or `--url` (with `--server-pid` to measure it).
 struct Target {
@@ -13,7 +10,7 @@ struct Target {
     /// The server the bench started, if it did.
     var process: ServerProcess?
     /// Whose CPU and memory to read from `/proc`.
-    var pid: pid_t?
+    var pid: ProcessID?
     /// How the server was found, for the report.
     var description: String
 
@@ -31,7 +28,7 @@ struct Target {
             let pid = arguments.serverPID ?? 0
             return Target(
                 host: String(authority[..<colon]), port: port, path: path.isEmpty ? "/ws" : String(path), process: nil,
-                pid: pid > 0 ? pid_t(pid) : nil,
+                pid: pid > 0 ? ProcessID(pid) : nil,
                 description: "server: \(url)"
                     + (pid > 0 ? " (pid \(pid))" : " (no --server-pid: its CPU and memory are not measured)"))
         }

@@ -1,8 +1,5 @@
 import CommandLineOptions
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemCalls
 
 // scroll-bench: measures the playground. `codec` runs the hot path in process; `load` drives a server
 // with many simulated pages over real WebSockets; `idle` holds sessions open and weighs them;
@@ -14,7 +11,7 @@ let name = all.first ?? "help"
 if name == FloorServer.modeName { FloorServer.run() }
 if ["help", "--help", "-h"].contains(name) {
     print(BenchMode.usage)
-    exit(0)
+    Syscall.exit(0)
 }
 guard let mode = BenchMode.all.first(where: { $0.name == name }) else {
     fail("unknown mode '\(name)' (see scroll-bench --help)", code: 2)
@@ -24,7 +21,7 @@ do {
     do {
         guard let read = try mode.job(all.dropFirst()) else {
             print(BenchMode.usage)
-            exit(0)
+            Syscall.exit(0)
         }
         job = read
     } catch {

@@ -19,7 +19,7 @@ func locatePublic() -> String? {
 
 func fail(_ message: String) -> Never {
     StandardStreams.writeError("scroll-playground: \(message)\n")
-    exit(2)
+    Syscall.exit(2)
 }
 
 // Before any file opens: a closed standard descriptor would otherwise be reused by the event log.
@@ -53,7 +53,7 @@ func serve(_ options: PlaygroundOptions) -> Never {
         Syscall.ignore(signalNumber)
         let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
         source.setEventHandler {
-            if stopping.exchange(true, ordering: .relaxed) { _exit(128 + signalNumber) }
+            if stopping.exchange(true, ordering: .relaxed) { Syscall.exitImmediately(128 + signalNumber) }
             server.stop()
         }
         source.resume()
@@ -71,7 +71,7 @@ func serve(_ options: PlaygroundOptions) -> Never {
     StandardStreams.writeOutput("Scroll Playground on \(server.url)\n")
     server.run()
     withExtendedLifetime(sources) {}
-    exit(0)
+    Syscall.exit(0)
 }
 
 switch command {

@@ -1,5 +1,6 @@
 import Foundation
 import LWSClient
+import SystemCalls
 import Testing
 
 @testable import LWSTransport

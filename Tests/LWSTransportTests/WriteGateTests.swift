@@ -1,4 +1,5 @@
 import LWSClient
+import SystemCalls
 import Testing
 
 @testable import LWSTransport

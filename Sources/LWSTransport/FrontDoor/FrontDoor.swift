@@ -204,12 +204,12 @@ final class FrontDoor: @unchecked Sendable {
             } else {
                 var v4 = sockaddr_in()
                 var v6 = sockaddr_in6()
-                if inet_pton(AF_INET, address, &v4.sin_addr) == 1 {
+                if Syscall.parseAddress(address, family: AF_INET, into: &v4.sin_addr) {
                     v4.sin_family = sa_family_t(AF_INET)
                     v4.sin_port = in_port_t(UInt16(port).bigEndian)
                     raw.storeBytes(of: v4, as: sockaddr_in.self)
                     length = socklen_t(MemoryLayout<sockaddr_in>.size)
-                } else if inet_pton(AF_INET6, address, &v6.sin6_addr) == 1 {
+                } else if Syscall.parseAddress(address, family: AF_INET6, into: &v6.sin6_addr) {
                     v6.sin6_family = sa_family_t(AF_INET6)
                     v6.sin6_port = in_port_t(UInt16(port).bigEndian)
                     raw.storeBytes(of: v6, as: sockaddr_in6.self)

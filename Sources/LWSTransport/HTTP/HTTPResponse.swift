@@ -1,9 +1,5 @@
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The answer of ``WebServerDelegate/handle(_:)``; the server adds content-length and the security headers.
 public struct HTTPResponse: Sendable, Equatable {
     /// The status code, e.g. 200.

@@ -1,8 +1,5 @@
 import CLibWebSockets
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemCalls
 
 /// The epoll loop one lws context runs on: a libev loop owned here and handed to lws as a foreign loop
 /// (`info.foreign_loops` with `LWS_SERVER_OPTION_LIBEV`). lws then keeps an `ev_io` watcher per socket and
@@ -61,7 +58,7 @@ package final class LWSEventLoop {
     package init() throws {
         guard let loop = ev_loop_new(UInt32(EVBACKEND_EPOLL) | UInt32(EVFLAG_NOSIGMASK) | UInt32(EVFLAG_NOENV))
         else {
-            LWSLog.report("cannot create a libev epoll loop: \(String(cString: strerror(errno)))")
+            LWSLog.report("cannot create a libev epoll loop: \(Errno.current.message)")
             throw WebServerError.contextCreationFailed
         }
         self.loop = loop

@@ -1,10 +1,6 @@
 import CLibWebSockets
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Where libwebsockets' own log lines go: errors only, to standard error by default, so the
 /// terminal shows the product's log rather than the library's chatter. The environment variable
 /// `LWS_TRANSPORT_LOG_LEVEL` (an lws `LLL_*` bit mask, read once) selects more levels for debugging.
@@ -18,7 +14,7 @@ public enum LWSLog {
     /// The default handler: writes `libwebsockets: <line>` to standard error.
     public static let standardError: @Sendable (String) -> Void = { line in
         let text = Array("libwebsockets: \(line)\n".utf8)
-        _ = text.withUnsafeBytes { Syscall.write(STDERR_FILENO, $0) }
+        _ = text.withUnsafeBytes { Syscall.write(Syscall.standardError, $0) }
     }
 
     /// Sends one line of the transport's own (not libwebsockets') through the current handler.
@@ -54,7 +50,7 @@ public enum LWSLog {
     // The corresponding C function is lws_set_log_level; it keeps the function pointer forever.
     private static let installed: Void = {
         // LWS_TRANSPORT_LOG_LEVEL (an lws LLL_* bit mask, e.g. 15 = up to info) widens it for debugging.
-        let level = getenv("LWS_TRANSPORT_LOG_LEVEL").flatMap { Int32(String(cString: $0)) } ?? LLL_ERR
+        let level = Syscall.environment("LWS_TRANSPORT_LOG_LEVEL").flatMap { Int32($0) } ?? LLL_ERR
         lws_set_log_level(
             level,
             { _, line in

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemCalls
 
 /// C memory that libwebsockets keeps by pointer (mount tables, protocol arrays, strings, policies).
 ///
@@ -15,21 +11,21 @@ package final class LWSMemory {
 
     /// A NUL-terminated copy of `string` that lives until ``freeAll()``.
     package func cString(_ string: String) -> UnsafeMutablePointer<CChar> {
-        let copy = strdup(string)!
+        let copy = Syscall.duplicate(string)
         blocks.append(UnsafeMutableRawPointer(copy))
         return copy
     }
 
     /// A zero-filled array of `count` values that lives until ``freeAll()``.
     package func zeroed<T>(_ type: T.Type, count: Int = 1) -> UnsafeMutablePointer<T> {
-        let raw = calloc(max(count, 1), MemoryLayout<T>.stride)!
+        let raw = Syscall.allocateZeroed(count: max(count, 1), size: MemoryLayout<T>.stride)
         blocks.append(raw)
         return raw.bindMemory(to: T.self, capacity: max(count, 1))
     }
 
     /// Frees every block; call only after the context that used them is destroyed.
     package func freeAll() {
-        for block in blocks { free(block) }
+        for block in blocks { Syscall.free(block) }
         blocks.removeAll()
     }
 

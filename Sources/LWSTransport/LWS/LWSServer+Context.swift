@@ -1,10 +1,6 @@
 import CLibWebSockets
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The lws context and its vhost, with the C tables lws keeps by pointer (protocols, mounts, MIME types,
 /// the retry policy), and the checks a configuration must pass first.
 extension LWSServer {

@@ -1,8 +1,5 @@
 import CLibWebSockets
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemCalls
 
 /// HTTP answers: the request filter, the API's dynamic answers (streamed a fragment per WRITEABLE), the
 /// refusals, and the headers lws's file answers get.
@@ -141,7 +138,7 @@ extension LWSServer {
         else { return false }
         // Before lws has parsed the request's version it writes an HTTP/1.0 status line; every client
         // here speaks HTTP/1.1 (lws itself answers nothing else).
-        if start.pointee == UInt8(ascii: "H"), memcmp(start, "HTTP/1.0 ", 9) == 0 {
+        if start.pointee == UInt8(ascii: "H"), Syscall.bytesEqual(start, "HTTP/1.0 ", count: 9) {
             (start + 7).pointee = UInt8(ascii: "1")
         }
         var added = LWSHeaders.add(wsi, name: "cache-control:", value: "no-store", at: &position, end: end)

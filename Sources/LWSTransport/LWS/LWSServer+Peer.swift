@@ -13,26 +13,19 @@ extension LWSServer {
         guard let connection = connections[id.rawValue] else { return nil }
         // lws_get_socket_fd: the descriptor stays lws's; it is only read here.
         guard case .success(var address) = Syscall.peerAddress(lws_get_socket_fd(connection.wsi)) else { return nil }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        let converted: UnsafePointer<CChar>? = withUnsafePointer(to: &address) { storage in
+        return withUnsafePointer(to: &address) { storage in
             switch Int32(storage.pointee.ss_family) {
             case AF_INET:
-                return storage.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
-                    withUnsafePointer(to: inet.pointee.sin_addr) {
-                        inet_ntop(AF_INET, $0, &text, socklen_t(text.count))
-                    }
+                storage.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    Syscall.addressText($0.pointee.sin_addr, family: AF_INET)
                 }
             case AF_INET6:
-                return storage.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet in
-                    withUnsafePointer(to: inet.pointee.sin6_addr) {
-                        inet_ntop(AF_INET6, $0, &text, socklen_t(text.count))
-                    }
+                storage.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    Syscall.addressText($0.pointee.sin6_addr, family: AF_INET6)
                 }
             default:
-                return nil
+                nil
             }
         }
-        guard converted != nil else { return nil }
-        return String(cString: text)
     }
 }

@@ -1,10 +1,6 @@
 import CLibWebSockets
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The libwebsockets side of ``WebServer``: owns the lws context, its C tables, the connections
 /// and the timers, and the ``FrontDoor`` whose connections it adopts. Everything but ``execute(_:)`` and
 /// ``stop()`` runs on the service thread: ``WebServer`` exposes the rest only through ``WebServerLoop``.
@@ -56,7 +52,7 @@ final class LWSServer: LWSCallbackHandler {
     var adoptionCreatedWSI = false
 
     private(set) var phase = Phase.idle
-    private var serviceThread: pthread_t?
+    private var serviceThread: ThreadID?
     // By connection number; looked up for every message read and every answer sent.
     var connections = ConnectionTable<LWSServerConnection>()
     var httpResponses: [UInt64: PendingHTTPResponse] = [:]
@@ -131,7 +127,7 @@ final class LWSServer: LWSCallbackHandler {
 
     func run() {
         precondition(phase == .idle, "WebServer.run() may be called once")
-        serviceThread = pthread_self()
+        serviceThread = .current
         phase = .running
         let server = UnownedServer(server: self)
         // Called on the door's thread: execute() is thread-safe, and the work runs here.
@@ -225,7 +221,7 @@ final class LWSServer: LWSCallbackHandler {
     /// every build, as SwiftNIO's `preconditionInEventLoop` is; BENCHMARKS.md has what it costs.
     func preconditionOnServiceThread() {
         precondition(
-            serviceThread.map { pthread_equal($0, pthread_self()) != 0 } ?? true,
+            serviceThread.map { $0 == .current } ?? true,
             "WebServerLoop used off the service thread (use WebServer.execute(_:) from other threads)"
         )
     }

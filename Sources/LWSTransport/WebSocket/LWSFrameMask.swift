@@ -1,4 +1,5 @@
 import CLibWebSockets
+import SystemCalls
 
 /// Whether the WebSocket frame lws is delivering arrived masked.
 ///

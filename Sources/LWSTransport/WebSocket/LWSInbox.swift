@@ -1,4 +1,5 @@
 import CLibWebSockets
+import SystemCalls
 
 /// Work for a service thread from other threads: queued under a mutex, then announced with
 /// `lws_cancel_service`, which lws turns into `LWS_CALLBACK_EVENT_WAIT_CANCELLED` on the service thread,

@@ -1,6 +1,7 @@
 import Foundation
 import LWSTransport
 import ScrollCore
+import SystemCalls
 
 /// What the host says when the disk will not take a trace: full, removed, or a `traces/` folder that
 /// cannot be made. Each kind of trouble goes to standard error at most once a minute, so a client opening
@@ -76,7 +77,7 @@ extension SessionHost {
     static func describe(_ error: Error) -> String {
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
         if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(code)))
+            return Errno(code: Int32(code)).message
         }
         return error.localizedDescription
     }

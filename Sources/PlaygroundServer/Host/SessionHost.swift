@@ -3,6 +3,7 @@ import LWSTransport
 import ScrollCore
 import ScrollLab
 import Synchronization
+import SystemCalls
 
 /// Connects WebSockets to ScrollCore sessions: decodes messages, runs the reducer, and carries out its
 /// effects (sends, timers on the libwebsockets loop, the event log). Also keeps sessions through a
@@ -101,8 +102,8 @@ final class SessionHost: WebServerDelegate {
         #if os(Linux)
             // `ContinuousClock`'s own clock, read directly: its `now`, the `Duration` subtraction and
             // `components` cost about 550 instructions an input under callgrind, this about 60.
-            let start = bootTimeNanoseconds()
-            return { bootTimeNanoseconds() - start }
+            let start = Syscall.bootTimeNanoseconds()
+            return { Syscall.bootTimeNanoseconds() - start }
         #else
             let start = ContinuousClock.now
             return {
@@ -111,15 +112,6 @@ final class SessionHost: WebServerDelegate {
             }
         #endif
     }
-
-    #if os(Linux)
-        /// `CLOCK_BOOTTIME` in nanoseconds: what `ContinuousClock` reads on Linux (it goes on during suspend).
-        private static func bootTimeNanoseconds() -> Int64 {
-            var now = timespec()
-            clock_gettime(CLOCK_BOOTTIME, &now)
-            return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-        }
-    #endif
 
     // MARK: WebServerDelegate
 

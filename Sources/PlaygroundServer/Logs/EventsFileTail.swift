@@ -11,7 +11,7 @@ enum EventsFileTail {
         switch Syscall.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC) {
         case .success(let opened): descriptor = opened
         case .failure(let error):
-            throw ServerStartError("cannot write \(path): \(String(cString: strerror(error.code)))")
+            throw ServerStartError("cannot write \(path): \(error.message)")
         }
         defer { Syscall.close(descriptor) }
         let size = (try? Syscall.seekToEnd(descriptor).get()) ?? -1
@@ -21,7 +21,7 @@ enum EventsFileTail {
             let read = bytes.withUnsafeMutableBytes { Syscall.pread(descriptor, into: $0, at: size - window) }
             guard case .success(let count) = read, count == window else {
                 let code = if case .failure(let error) = read { error.code } else { Int32(0) }
-                throw ServerStartError("cannot read \(path): \(String(cString: strerror(code)))")
+                throw ServerStartError("cannot read \(path): \(Errno(code: code).message)")
             }
             let wholeFile = window == size
             if let found = scan(bytes, fileSize: size, wholeFile: wholeFile) {

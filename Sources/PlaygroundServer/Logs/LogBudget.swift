@@ -138,7 +138,7 @@ final class LogBudget {
             }
             if case .failure(let error) = Syscall.removeFile(oldest.path), error.code != ENOENT {
                 StandardError.writeLine(
-                    "scroll-playground: cannot remove \(oldest.path): \(String(cString: strerror(error.code)))")
+                    "scroll-playground: cannot remove \(oldest.path): \(error.message)")
                 continue
             }
             traceBytes -= oldest.bytes

@@ -83,7 +83,7 @@ final class LogFile {
         if case .failure(let error) = Syscall.rename(path, to: rotatedPath) {
             // Appending would pass the limit: the lines stop, said once.
             StandardError.writeLine(
-                "scroll-playground: cannot rotate \(path): \(String(cString: strerror(error.code))); events are no "
+                "scroll-playground: cannot rotate \(path): \(error.message); events are no "
                     + "longer written to it")
             return
         }
@@ -97,7 +97,7 @@ final class LogFile {
 
     private static func open(_ path: String) throws -> UnsafeMutablePointer<FILE> {
         guard let file = fopen(path, "ae") else {
-            throw ServerStartError("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw ServerStartError("cannot write \(path): \(Errno.current.message)")
         }
         setvbuf(file, nil, _IOLBF, 0)
         return file

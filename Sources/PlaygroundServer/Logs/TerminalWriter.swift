@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// Standard output for event lines, written by a thread of its own from a bounded buffer, so a terminal
 /// that stops reading (a paused `less`, Ctrl-S, a parent that never reads its pipe) never blocks the
@@ -18,7 +19,7 @@ final class TerminalWriter: @unchecked Sendable {
     /// The writing thread holds a batch it has not finished writing.
     private var writing = false
 
-    init(descriptor: Int32 = STDOUT_FILENO, capacity: Int = defaultCapacity) {
+    init(descriptor: Int32 = Syscall.standardOutput, capacity: Int = defaultCapacity) {
         self.descriptor = descriptor
         self.capacity = capacity
         let thread = Thread { [self] in writeForever() }

@@ -4,6 +4,6 @@ import SystemCalls
 /// Standard error, for the server's own notices (not events): one `write(2)` per line.
 enum StandardError {
     static func writeLine(_ text: String) {
-        Syscall.writeAll(STDERR_FILENO, text + "\n")
+        Syscall.writeAll(Syscall.standardError, text + "\n")
     }
 }

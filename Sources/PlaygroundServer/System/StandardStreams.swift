@@ -8,9 +8,10 @@ public enum StandardStreams {
     /// event log, a trace) takes a standard number and receives notices meant for a terminal. Call it
     /// first thing, before any file is opened.
     public static func reserveClosedDescriptors() {
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where !Syscall.isOpen(descriptor) {
+        let standard = [Syscall.standardInput, Syscall.standardOutput, Syscall.standardError]
+        for descriptor in standard where !Syscall.isOpen(descriptor) {
             // open returns the lowest free number, which is this one: the lower ones are open by now.
-            let opened = Syscall.open("/dev/null", flags: descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            let opened = Syscall.open("/dev/null", flags: descriptor == Syscall.standardInput ? O_RDONLY : O_WRONLY)
             if case .success(let opened) = opened, opened != descriptor {
                 Syscall.duplicate(opened, onto: descriptor)
                 Syscall.close(opened)
@@ -20,11 +21,11 @@ public enum StandardStreams {
 
     /// Writes `text` to standard output; a terminal or pipe that is gone loses it, and the server goes on.
     public static func writeOutput(_ text: String) {
-        writeAll(Array(text.utf8), to: STDOUT_FILENO)
+        writeAll(Array(text.utf8), to: Syscall.standardOutput)
     }
 
     /// Writes `text` to standard error; a terminal or pipe that is gone loses it, and the server goes on.
     public static func writeError(_ text: String) {
-        writeAll(Array(text.utf8), to: STDERR_FILENO)
+        writeAll(Array(text.utf8), to: Syscall.standardError)
     }
 }

@@ -38,3 +38,17 @@ package final class ServiceThread: @unchecked Sendable {
         if first { pthread_join(thread, nil) }
     }
 }
+
+/// A thread's identity (`pthread_t`), to check which thread code runs on; compared with pthread_equal(3).
+package struct ThreadID: Equatable {
+    @usableFromInline let thread: pthread_t
+
+    @inlinable init(thread: pthread_t) { self.thread = thread }
+
+    /// The calling thread (pthread_self(3)).
+    @inlinable package static var current: ThreadID { ThreadID(thread: pthread_self()) }
+
+    @inlinable package static func == (left: ThreadID, right: ThreadID) -> Bool {
+        pthread_equal(left.thread, right.thread) != 0
+    }
+}

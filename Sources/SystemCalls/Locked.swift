@@ -7,13 +7,13 @@
 /// Used instead of `Synchronization.Mutex` because ThreadSanitizer cannot see that one on Linux (its
 /// futex-based lock lives in an uninstrumented library, so every access under it is reported as a race),
 /// while it intercepts `pthread_mutex_*`: under `make test-tsan` this lock is checked like any other.
-final class Locked<State>: @unchecked Sendable {
+package final class Locked<State>: @unchecked Sendable {
     // @unchecked: `state` is only touched with `mutex` held. The mutex lives in allocated memory
     // because a pthread mutex must never move.
-    private var state: State
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    @usableFromInline var state: State
+    @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         pthread_mutex_init(mutex, nil)
     }
@@ -24,7 +24,8 @@ final class Locked<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with the state locked.
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    @inlinable
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

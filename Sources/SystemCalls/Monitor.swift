@@ -53,11 +53,7 @@ package final class Monitor<State>: @unchecked Sendable {
         }
     }
 
-    private static func monotonicNow() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
+    private static func monotonicNow() -> Int64 { Syscall.monotonicNanoseconds() }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
