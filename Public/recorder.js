@@ -7,9 +7,10 @@
 //   const recording = record(document.querySelector("#list"), { name: "my feed" });
 //   …scroll, pull…;  recording.stop();  recording.download();
 //
-// One file, no dependencies, so it can be copied into any app. It is also where the sampling rules live:
-// the playground's own page (js/geometry.js) imports them from here, so a recording of your app and a
-// session in the playground measure, time and simulate the pull the same way.
+// One file, no dependencies, so it can be copied into any app. It is also the playground's one sampler:
+// the frame loop and the input rules (`Sampler`: phase, drag slop, the pull and its spring) live here, and
+// the playground's own page (js/geometry.js) is built on them, so a recording of your app and a session in
+// the playground measure, time and simulate the pull the same way.
 //
 // It never changes the page: every listener is passive and none calls preventDefault; it scrolls
 // nothing and captures no pointer. Browsers never report a negative offset, so at the top a touch drag
@@ -110,6 +111,234 @@ export function sameGeometry(a, b) {
 
 const prefersReducedMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
+/** Whether a pointerdown may start a drag: a mouse's or pen's main button (a finger is followed through touch events). */
+export function startsDrag(event) {
+  return event.pointerType !== "touch" && event.button === 0;
+}
+
+/** A pointer's or touch's position along the axis; `scale` converts screen pixels to the scroller's CSS pixels. */
+export function axisPoint(point, axis, scale = 1) {
+  return (axis === "horizontal" ? point.clientX : point.clientY) / scale;
+}
+
+/**
+ * The sampling loop and the input rules of one scroller, shared by a `Recording` and the playground's page
+ * (js/geometry.js): the frame scheduling, the input that sets the phase (drag, touch, wheel, keys, scroll),
+ * the drag slop, and the simulated pull at the start with its release and spring. Its owner installs the
+ * listeners (the recorder's are passive; the page's may prevent the browser's scrolling) and hands each
+ * event here; each frame it asks for the phase, measures, and moves the spring on.
+ *
+ * An idle scroller costs nothing: a frame runs only after `wake()`, and again while `frame` returns true.
+ */
+export class Sampler {
+  /**
+   * @param {object} options
+   * @param {(now: number) => boolean} options.frame one measurement at the frame's time; whether another frame is needed.
+   * @param {() => boolean} options.atStart whether the scroller is at its start (where a drag pulls).
+   * @param {boolean} [options.afterFrame] measure in the task right after the animation frame (when the app's own
+   *   layout is done) rather than in the frame's callback.
+   */
+  constructor({ frame, atStart, afterFrame = false }) {
+    this.frame = frame;
+    this.atStart = atStart;
+    this.frameRequest = null;
+    this.stopped = false;
+    this.afterFrame = null;
+    if (afterFrame) {
+      this.afterFrame = new MessageChannel();
+      this.afterFrame.port1.onmessage = (event) => this.run(event.data);
+    }
+    this.pull = 0;
+    this.spring = null; // {from, start} while a released pull springs back
+    this.previousPhase = "idle";
+    this.lastWheelAt = -Infinity;
+    this.lastKeyAt = -Infinity;
+    this.keyHeld = false;
+    this.lastScrollAt = -Infinity;
+    this.touch = null; // {id, last}
+    this.drag = null; // mouse/pen drag: {id, last, total, moved}
+  }
+
+  // ---------- frames ----------
+
+  /** Measures at the next animation frame (and keeps measuring while `frame` asks for more). */
+  wake() {
+    if (this.frameRequest !== null || this.stopped) return;
+    this.frameRequest = requestAnimationFrame((now) => {
+      // The frame's time is the animation frame's either way.
+      if (this.afterFrame) this.afterFrame.port2.postMessage(now);
+      else this.run(now);
+    });
+  }
+
+  run(now) {
+    this.frameRequest = null;
+    if (this.stopped) return;
+    // A frame that throws asks for no next one: the next input or size change wakes the loop again.
+    let again = false;
+    try {
+      again = this.frame(now);
+    } finally {
+      if (again) this.wake();
+    }
+  }
+
+  /** Ends the loop for good. */
+  stop() {
+    this.stopped = true;
+    if (this.frameRequest !== null) cancelAnimationFrame(this.frameRequest);
+    this.frameRequest = null;
+    this.afterFrame?.port1.close();
+  }
+
+  // ---------- the phase, the release and the spring, once a frame ----------
+
+  /**
+   * The phase now; `animating` while a programmatic scroll runs. `dragsAndWheel: false` leaves drags, touches and
+   * the wheel out (the page's iOS model has their phase).
+   */
+  phaseAt(now, { animating = false, dragsAndWheel = true } = {}) {
+    return phaseAt({
+      dragging: dragsAndWheel && Boolean(this.touch || (this.drag && this.drag.moved)),
+      lastWheelAt: dragsAndWheel ? this.lastWheelAt : -Infinity, keyHeld: this.keyHeld,
+      lastKeyAt: this.lastKeyAt, animating, lastScrollAt: this.lastScrollAt,
+    }, now);
+  }
+
+  /**
+   * This frame's phase: leaving `interacting` with a pull held is the release (unless `releases` is false). The
+   * frame reports the pull as it was, with the new phase; the spring starts the next frame.
+   */
+  enterPhase(phase, releases = true) {
+    if (releases && isRelease(this.previousPhase, phase, this.pull, this.spring !== null)) this.spring = { from: this.pull, start: null };
+    this.previousPhase = phase;
+  }
+
+  /** Moves a released pull along its spring at the end of a frame; returns whether the pull was set. */
+  advanceSpring(now) {
+    if (!this.spring) return false;
+    if (this.spring.start === null) {
+      this.spring.start = now;
+      return false;
+    }
+    this.pull = springPull(this.spring.from, now - this.spring.start, prefersReducedMotion());
+    if (this.pull === 0) this.spring = null;
+    return true;
+  }
+
+  /** Whether the input still moves things after a frame in `phase` (then another frame is needed). */
+  moving(phase) {
+    return phase !== "idle" || this.spring !== null || this.pull > 0;
+  }
+
+  // ---------- the pull ----------
+
+  /** Whether travel of `delta` px toward the start (positive = down / right) moves the pull rather than the scroller. */
+  pulls(delta) {
+    return this.pull > 0 || (this.atStart() && delta > 0);
+  }
+
+  /** Grows (delta > 0) or shrinks the pull by a raw finger, pointer or wheel distance. */
+  addPull(rawDelta, pullThreshold) {
+    this.spring = null;
+    this.pull = grownPull(this.pull, rawDelta, pullThreshold);
+    this.wake();
+  }
+
+  // ---------- input ----------
+
+  /** The scroller scrolled (recent scroll events are `decelerating`). */
+  scrolled() {
+    this.lastScrollAt = performance.now();
+    this.wake();
+  }
+
+  /** A key went down (`held`) or up; returns whether it scrolls (then it is recent input). */
+  key(event, held) {
+    if (!SCROLL_KEYS.has(event.key)) return false;
+    this.keyHeld = held;
+    this.lastKeyAt = performance.now();
+    this.wake();
+    return true;
+  }
+
+  /**
+   * A wheel event: its travel along the axis, recent input unless it is none or a pinch (then null).
+   * `acrossStrip`: a vertical wheel on a horizontal strip, whose travel is taken along the strip.
+   */
+  wheel(event, axis, pageHeight) {
+    if (event.ctrlKey) return null; // pinch-zoom, not a scroll
+    const { dx, dy } = wheelPixels(event, pageHeight);
+    const acrossStrip = axis === "horizontal" && Math.abs(dy) > Math.abs(dx);
+    const delta = axis === "horizontal" ? (acrossStrip ? dy : dx) : dy;
+    if (delta === 0) return null;
+    this.lastWheelAt = performance.now();
+    this.wake();
+    return { delta, acrossStrip };
+  }
+
+  /** A pointer went down at `point` along the axis; call only when `startsDrag(event)`. */
+  press(event, point) {
+    this.drag = { id: event.pointerId, last: point, total: 0, moved: false };
+  }
+
+  /**
+   * The pressed pointer moved to `point`: its travel since the last move once it has moved `RULES.dragSlopPx` in all
+   * (`started` on the move that crossed it), else null (not yet, or another pointer).
+   */
+  pointerMove(event, point) {
+    const drag = this.drag;
+    if (!drag || event.pointerId !== drag.id) return null;
+    const delta = point - drag.last;
+    drag.last = point;
+    drag.total += Math.abs(delta);
+    let started = false;
+    if (!drag.moved) {
+      if (drag.total < RULES.dragSlopPx) return null;
+      drag.moved = started = true;
+    }
+    return { delta, started };
+  }
+
+  /** A pointer went up or was cancelled; returns whether it was the pressed one. */
+  pointerEnd(event) {
+    if (!this.drag || event.pointerId !== this.drag.id) return false;
+    this.drag = null;
+    this.wake();
+    return true;
+  }
+
+  /** A touch began; only a single finger is followed (returns whether it is). `pointOf` gives its place along the axis. */
+  touchStart(event, pointOf) {
+    if (event.touches.length !== 1) return false;
+    const touch = event.touches[0];
+    this.touch = { id: touch.identifier, last: pointOf(touch) };
+    this.spring = null;
+    this.wake();
+    return true;
+  }
+
+  /** The followed finger moved: {point, delta} along the axis, or null (no finger followed, or another one). */
+  touchMove(event, pointOf) {
+    if (!this.touch) return null;
+    const touch = Array.from(event.touches).find((candidate) => candidate.identifier === this.touch.id);
+    if (!touch) return null;
+    const point = pointOf(touch);
+    const delta = point - this.touch.last;
+    this.touch.last = point;
+    return { point, delta };
+  }
+
+  /** A touch ended; returns whether the followed finger lifted. */
+  touchEnd(event) {
+    if (!this.touch) return false;
+    const lifted = !Array.from(event.touches).some((touch) => touch.identifier === this.touch.id);
+    if (lifted) this.touch = null;
+    this.wake();
+    return lifted;
+  }
+}
+
 /** The WebSocket URL for a `server` option: `ws(s)://…/ws` as given, or derived from an http(s) origin. */
 function socketURL(server) {
   const url = new URL(server, location.href);
@@ -159,17 +388,10 @@ export class Recording {
     this.seq = 0;
     this.last = null;
     this.stopped = false;
-    this.frameRequest = null;
-    // Input state, as the playground's reporter keeps it.
-    this.pull = 0;
-    this.spring = null; // {from, start} while a released pull springs back
-    this.previousPhase = "idle";
-    this.lastWheelAt = -Infinity;
-    this.lastKeyAt = -Infinity;
-    this.keyHeld = false;
-    this.lastScrollAt = -Infinity;
-    this.touch = null; // {id, last}
-    this.drag = null; // {id, last, total, moved}
+    // The frame loop and the input, as the playground's page keeps them. The measuring runs in the task right after
+    // each animation frame, when the app's own layout is done, so reading the scroller's sizes forces no layout early
+    // (a rAF callback that reads after the app appended rows would); the frame's time is the animation frame's.
+    this.sampler = new Sampler({ frame: (now) => this.measureFrame(now), atStart: () => this.atStart(), afterFrame: true });
     // Cost: main-thread time of each frame's work (ms).
     this.costs = [];
     // Streaming.
@@ -195,7 +417,7 @@ export class Recording {
       target.addEventListener(type, handler, { passive: true });
       this.listeners.push([target, type, handler]);
     };
-    on(element, "scroll", () => { this.lastScrollAt = performance.now(); this.wake(); });
+    on(element, "scroll", () => this.sampler.scrolled());
     on(element, "wheel", (event) => this.onWheel(event));
     on(element, "pointerdown", (event) => this.onPointerDown(event));
     on(window, "pointermove", (event) => this.onPointerMove(event));
@@ -205,20 +427,8 @@ export class Recording {
     on(element, "touchmove", (event) => this.onTouchMove(event));
     on(element, "touchend", (event) => this.onTouchEnd(event));
     on(element, "touchcancel", (event) => this.onTouchEnd(event));
-    on(element, "keydown", (event) => {
-      if (!SCROLL_KEYS.has(event.key)) return;
-      this.keyHeld = true;
-      this.lastKeyAt = performance.now();
-      this.wake();
-    });
-    on(element, "keyup", (event) => {
-      if (!SCROLL_KEYS.has(event.key)) return;
-      this.keyHeld = false;
-      this.lastKeyAt = performance.now();
-      this.wake();
-    });
-    this.afterFrame = new MessageChannel();
-    this.afterFrame.port1.onmessage = (event) => this.measureFrame(event.data);
+    on(element, "keydown", (event) => this.sampler.key(event, true));
+    on(element, "keyup", (event) => this.sampler.key(event, false));
     // The content grows without a scroll event when the app appends items.
     this.resizeObserver = new ResizeObserver(() => this.wake());
     this.resizeObserver.observe(element);
@@ -231,12 +441,10 @@ export class Recording {
   stop() {
     if (!this.stopped) {
       this.stopped = true;
-      if (this.frameRequest !== null) cancelAnimationFrame(this.frameRequest);
-      this.frameRequest = null;
+      this.sampler.stop();
       for (const [target, type, handler] of this.listeners) target.removeEventListener(type, handler, { passive: true });
       this.resizeObserver.disconnect();
       this.mutationObserver.disconnect();
-      this.afterFrame.port1.close();
       this.lines.push({ kind: "closed", t: this.traceTime(performance.now()), code: 1000, resumable: false });
       if (this.socket) {
         const socket = this.socket;
@@ -346,27 +554,21 @@ export class Recording {
   // ---------- frames ----------
 
   wake() {
-    if (this.frameRequest === null && !this.stopped) this.frameRequest = requestAnimationFrame((now) => this.frame(now));
+    this.sampler.wake();
   }
 
-  // The frame's time is the animation frame's, as on the playground's page; the measuring itself runs in
-  // the task right after that frame, when the app's own layout is done, so reading the scroller's sizes
-  // forces no layout early (a rAF callback that reads after the app appended rows would).
-  frame(now) {
-    this.afterFrame.port2.postMessage(now);
+  /** The simulated pull past the start (px). */
+  get pull() {
+    return this.sampler.pull;
   }
 
   measureFrame(now) {
-    this.frameRequest = null;
-    if (this.stopped) return;
     const started = performance.now();
-    let again = false;
     try {
-      again = this.tick(now);
+      return this.tick(now);
     } finally {
       this.costs.push(performance.now() - started);
       if (this.costs.length > 100000) this.costs.splice(0, 50000);
-      if (again) this.wake();
     }
   }
 
@@ -379,16 +581,13 @@ export class Recording {
   }
 
   tick(now) {
-    const phase = phaseAt({
-      dragging: Boolean(this.touch || (this.drag && this.drag.moved)), lastWheelAt: this.lastWheelAt, keyHeld: this.keyHeld,
-      lastKeyAt: this.lastKeyAt, animating: false, lastScrollAt: this.lastScrollAt,
-    }, now);
-    if (isRelease(this.previousPhase, phase, this.pull, this.spring !== null)) this.spring = { from: this.pull, start: null };
-    this.previousPhase = phase;
+    const sampler = this.sampler;
+    const phase = sampler.phaseAt(now);
+    sampler.enterPhase(phase);
     const e = this.element;
     const geometry = geometryOf({
       axis: this.axis, scrollX: e.scrollLeft, scrollY: e.scrollTop, contentWidth: e.scrollWidth, contentHeight: e.scrollHeight,
-      containerWidth: e.clientWidth, containerHeight: e.clientHeight, insets: this.insets, pull: this.pull, phase,
+      containerWidth: e.clientWidth, containerHeight: e.clientHeight, insets: this.insets, pull: sampler.pull, phase,
     });
     const changed = !sameGeometry(geometry, this.last);
     if (changed) {
@@ -402,14 +601,8 @@ export class Recording {
       this.lines.push({ kind: "input", t: this.traceTime(now), message });
       this.send(message);
     }
-    if (this.spring) {
-      if (this.spring.start === null) this.spring.start = now;
-      else {
-        this.pull = springPull(this.spring.from, now - this.spring.start, prefersReducedMotion());
-        if (this.pull === 0) this.spring = null;
-      }
-    }
-    return changed || phase !== "idle" || this.spring !== null || this.pull > 0;
+    sampler.advanceSpring(now);
+    return changed || sampler.moving(phase);
   }
 
   /** The first child (with an `id` or `data-id`) at the top of the viewport and its distance from it. */
@@ -431,75 +624,41 @@ export class Recording {
 
   // ---------- input: the pull, simulated, never prevented ----------
 
-  addPull(rawDelta) {
-    this.spring = null;
-    this.pull = grownPull(this.pull, rawDelta, this.pullThreshold);
-    this.wake();
-  }
-
   onWheel(event) {
-    if (event.ctrlKey) return; // pinch-zoom, not a scroll
-    const { dx, dy } = wheelPixels(event, this.element.clientHeight);
-    const horizontal = this.axis === "horizontal";
-    const delta = horizontal ? (Math.abs(dy) > Math.abs(dx) ? dy : dx) : dy;
-    if (delta === 0) return;
-    this.lastWheelAt = performance.now();
-    this.wake();
-    if (this.pull > 0 || (this.atStart() && delta < 0)) this.addPull(-delta);
+    const wheel = this.sampler.wheel(event, this.axis, this.element.clientHeight);
+    if (wheel && this.sampler.pulls(-wheel.delta)) this.sampler.addPull(-wheel.delta, this.pullThreshold);
   }
 
   mainAxisPoint(point) {
-    return this.axis === "horizontal" ? point.clientX : point.clientY;
+    return axisPoint(point, this.axis);
   }
 
   onPointerDown(event) {
     // Touch is followed through touch events; a mouse drag scrolls nothing here, it only pulls at the top.
-    if (event.pointerType === "touch" || event.button !== 0) return;
-    this.drag = { id: event.pointerId, last: this.mainAxisPoint(event), total: 0, moved: false };
+    if (startsDrag(event)) this.sampler.press(event, this.mainAxisPoint(event));
   }
 
   onPointerMove(event) {
-    const drag = this.drag;
-    if (!drag || event.pointerId !== drag.id) return;
-    const point = this.mainAxisPoint(event);
-    const delta = point - drag.last;
-    drag.last = point;
-    drag.total += Math.abs(delta);
-    if (!drag.moved) {
-      if (drag.total < RULES.dragSlopPx) return;
-      drag.moved = true;
-    }
+    const move = this.sampler.pointerMove(event, this.mainAxisPoint(event));
+    if (!move) return;
     this.wake();
-    if (this.pull > 0 || (this.atStart() && delta > 0)) this.addPull(delta);
+    if (this.sampler.pulls(move.delta)) this.sampler.addPull(move.delta, this.pullThreshold);
   }
 
   onPointerEnd(event) {
-    if (!this.drag || event.pointerId !== this.drag.id) return;
-    this.drag = null;
-    this.wake();
+    this.sampler.pointerEnd(event);
   }
 
   onTouchStart(event) {
-    if (event.touches.length !== 1) return;
-    const touch = event.touches[0];
-    this.touch = { id: touch.identifier, last: this.mainAxisPoint(touch) };
-    this.spring = null;
-    this.wake();
+    this.sampler.touchStart(event, (touch) => this.mainAxisPoint(touch));
   }
 
   onTouchMove(event) {
-    if (!this.touch) return;
-    const touch = Array.from(event.touches).find((candidate) => candidate.identifier === this.touch.id);
-    if (!touch) return;
-    const point = this.mainAxisPoint(touch);
-    const delta = point - this.touch.last;
-    this.touch.last = point;
-    if (this.pull > 0 || (this.atStart() && delta > 0)) this.addPull(delta);
+    const move = this.sampler.touchMove(event, (touch) => this.mainAxisPoint(touch));
+    if (move && this.sampler.pulls(move.delta)) this.sampler.addPull(move.delta, this.pullThreshold);
   }
 
   onTouchEnd(event) {
-    if (!this.touch) return;
-    if (!Array.from(event.touches).some((touch) => touch.identifier === this.touch.id)) this.touch = null;
-    this.wake();
+    this.sampler.touchEnd(event);
   }
 }

@@ -12,15 +12,18 @@
 // Lifting the finger/pointer, or 150 ms without wheel input, is the release: the phase leaves
 // `interacting` in one frame, and the pull springs back to 0 from the next.
 //
-// The rules (phase, pull, spring, the measurement) live in ../recorder.js, which a developer attaches to
-// their own app: a recording and a session here measure the same way.
+// The sampler is ../recorder.js's `Sampler`, the one a developer attaches to their own app: the frame loop,
+// the phase, the drag slop, the pull and its spring live there, and a recording and a session here measure
+// the same way. What is the page's alone stays here: the iOS model, the chat's anchoring to the bottom, the
+// frame's scale, sending over the connection and what the page adds to each geometry, and the input the
+// page acts on (it scrolls, prevents the browser's scrolling and captures the pointer; the recorder never).
 //
 // An idle page costs nothing: frames run only after something that can change the geometry (scroll,
 // input, a size change of the feed or its content, a command) and keep running while the phase is
 // not `idle` or the pull moves; the first unchanged idle frame stops them.
 
 import { prefersReducedMotion } from "./dom.js";
-import { RULES, SCROLL_KEYS, round, phaseAt, isRelease, grownPull, springPull, wheelPixels, geometryOf } from "../recorder.js";
+import { Sampler, startsDrag, axisPoint, round, geometryOf } from "../recorder.js";
 import { IOSDriver } from "./ios-driver.js";
 
 const SCROLL_TO_TOP_TIMEOUT_MS = 2500;
@@ -55,27 +58,25 @@ export class GeometryReporter extends EventTarget {
     this.pinnedAt = -Infinity;
     this.pullThreshold = pullThreshold;
     this.scale = scale;
-    this.frameRequest = null;
     this.retryTimer = null;
     this.frames = 0; // frames measured, for the idle-cost test
     this.axis = "vertical";
     this.insetTop = 0;
-    this.pull = 0;
+    // The frame loop and the input that sets the phase and the pull (under `ios` the pull is the model's rubber band).
+    this.sampler = new Sampler({
+      frame: (now) => {
+        this.frames += 1;
+        return this.tick(now);
+      },
+      atStart: () => this.atStart(),
+    });
     this.overEnd = 0; // `ios`: how far the content shows past its end (the rubber band at the bottom)
-    this.spring = null; // {from, start} while the pull springs back
     this.physics = "browser";
     this.ios = new IOSDriver(this);
     this.seq = 0;
     this.lastSentKey = null; // what the server last got
     this.lastMeasuredKey = null;
     this.lastGeometry = null;
-    this.prevPhase = "idle";
-    this.lastWheelAt = -Infinity;
-    this.lastKeyAt = -Infinity;
-    this.keyHeld = false;
-    this.lastScrollAt = -Infinity;
-    this.drag = null; // mouse/pen drag: {id, last, total, moved}
-    this.touch = null; // {id, last}
     this.animatingSince = null; // scrollToTop in progress
     this.installListeners();
     // Sizes change without a scroll event: items land, the frame is resized, the axis flips.
@@ -99,15 +100,20 @@ export class GeometryReporter extends EventTarget {
 
   /** Measures at the next animation frame (and keeps measuring while anything moves). */
   wake() {
-    if (this.frameRequest === null) this.frameRequest = requestAnimationFrame((now) => this.frame(now));
+    this.sampler.wake();
+  }
+
+  /** The pull past the start: the simulated pull under `browser`, the rubber band at the top under `ios`. */
+  get pull() {
+    return this.sampler.pull;
   }
 
   /** Switches the scroll axis (config `axis`). */
   setAxis(axis) {
     this.axis = axis === "horizontal" ? "horizontal" : "vertical";
-    this.pull = 0;
+    this.sampler.pull = 0;
     this.overEnd = 0;
-    this.spring = null;
+    this.sampler.spring = null;
     this.emitPull();
     if (this.iosPhysics) this.ios.settle();
     this.wake();
@@ -119,11 +125,11 @@ export class GeometryReporter extends EventTarget {
     if (next === this.physics) return;
     this.physics = next;
     this.scroller.classList.toggle("is-ios", next === "ios");
-    this.pull = 0;
+    this.sampler.pull = 0;
     this.overEnd = 0;
-    this.spring = null;
-    this.touch = null;
-    this.drag = null;
+    this.sampler.spring = null;
+    this.sampler.touch = null;
+    this.sampler.drag = null;
     this.emitPull();
     if (next === "ios") this.ios.settle();
     this.wake();
@@ -190,7 +196,7 @@ export class GeometryReporter extends EventTarget {
   scrollToTop() {
     if (this.atStart() && this.pull === 0) return;
     if (this.iosPhysics) this.ios.springBackOrSettle();
-    else this.spring = this.pull > 0 ? { from: this.pull, start: null } : null;
+    else this.sampler.spring = this.pull > 0 ? { from: this.pull, start: null } : null;
     this.animatingSince = performance.now();
     const behavior = prefersReducedMotion() ? "auto" : "smooth";
     if (this.axis === "horizontal") this.scroller.scrollTo({ left: 0, behavior });
@@ -217,7 +223,7 @@ export class GeometryReporter extends EventTarget {
   /** `ios`: the rubber band past the top (`top`) or past the end (`end`), shown as a translate of the content. */
   setOverscroll(top, end) {
     if (top === this.pull && end === this.overEnd) return;
-    this.pull = top;
+    this.sampler.pull = top;
     this.overEnd = end;
     this.emitPull();
   }
@@ -227,17 +233,10 @@ export class GeometryReporter extends EventTarget {
   }
 
   phaseAt(now) {
-    if (this.iosPhysics) {
-      // The model's phase; at rest, keys and programmatic scrolls as under `browser` (wheel input is the model's).
-      return this.ios.phase ?? phaseAt({
-        dragging: false, lastWheelAt: -Infinity, keyHeld: this.keyHeld, lastKeyAt: this.lastKeyAt,
-        animating: this.animatingSince !== null, lastScrollAt: this.lastScrollAt,
-      }, now);
-    }
-    return phaseAt({
-      dragging: Boolean(this.touch || (this.drag && this.drag.moved)), lastWheelAt: this.lastWheelAt, keyHeld: this.keyHeld,
-      lastKeyAt: this.lastKeyAt, animating: this.animatingSince !== null, lastScrollAt: this.lastScrollAt,
-    }, now);
+    const animating = this.animatingSince !== null;
+    // Under `ios` the model's phase; at rest, keys and programmatic scrolls as under `browser` (drags and the wheel are the model's).
+    if (this.iosPhysics) return this.ios.phase ?? this.sampler.phaseAt(now, { animating, dragsAndWheel: false });
+    return this.sampler.phaseAt(now, { animating });
   }
 
   measure(phase) {
@@ -253,17 +252,6 @@ export class GeometryReporter extends EventTarget {
       contentWidth: rect.width / k + (horizontal ? short : 0), contentHeight: rect.height / k + (horizontal ? 0 : short),
       containerWidth: s.clientWidth, containerHeight: s.clientHeight, inset: this.insetTop, pull: this.pull - this.overEnd, phase,
     });
-  }
-
-  frame(now) {
-    this.frameRequest = null;
-    this.frames += 1;
-    let again = true;
-    try {
-      again = this.tick(now);
-    } finally {
-      if (again) this.wake();
-    }
   }
 
   /**
@@ -283,11 +271,8 @@ export class GeometryReporter extends EventTarget {
     }
     if (this.iosPhysics) this.ios.step(now);
     const phase = this.phaseAt(now);
-    if (!this.iosPhysics && isRelease(this.prevPhase, phase, this.pull, Boolean(this.spring))) {
-      // The release: this frame reports the pull as it was, with the new phase; the spring starts next frame.
-      this.spring = { from: this.pull, start: null };
-    }
-    this.prevPhase = phase;
+    // Under `ios` the model releases its own rubber band.
+    this.sampler.enterPhase(phase, !this.iosPhysics);
 
     const geometry = this.measure(phase);
     const key = JSON.stringify(geometry);
@@ -307,7 +292,7 @@ export class GeometryReporter extends EventTarget {
     if (changed || sent) {
       this.dispatchEvent(new CustomEvent("geometry", { detail: { geometry, seq: this.seq, sent, at: now } }));
     }
-    this.advanceSpring(now);
+    if (this.sampler.advanceSpring(now)) this.emitPull();
     if (key !== this.lastSentKey && this.retryTimer === null) {
       // Not connected (or not ready): try again soon rather than spin every frame.
       this.retryTimer = setTimeout(() => {
@@ -315,29 +300,16 @@ export class GeometryReporter extends EventTarget {
         this.wake();
       }, RETRY_SEND_MS);
     }
-    return changed || phase !== "idle" || this.spring !== null || this.pull > 0 || this.animatingSince !== null || this.ios.moving;
-  }
-
-  advanceSpring(now) {
-    if (!this.spring) return;
-    if (this.spring.start === null) {
-      this.spring.start = now;
-      return;
-    }
-    this.pull = springPull(this.spring.from, now - this.spring.start, prefersReducedMotion());
-    if (this.pull === 0) this.spring = null;
-    this.emitPull();
+    return changed || this.sampler.moving(phase) || this.animatingSince !== null || this.ios.moving;
   }
 
   // ---------- the pull ----------
 
   /** Grows (delta > 0) or shrinks the pull by a raw finger/wheel distance. */
   addPull(rawDelta) {
-    this.spring = null;
     this.animatingSince = null;
-    this.pull = grownPull(this.pull, rawDelta, this.pullThreshold());
+    this.sampler.addPull(rawDelta, this.pullThreshold());
     this.emitPull();
-    this.wake();
   }
 
   /** The content's translate: the pull at the top (positive), or under `ios` the rubber band at the end (negative). */
@@ -349,8 +321,8 @@ export class GeometryReporter extends EventTarget {
     const s = this.scroller;
     s.addEventListener("scroll", () => {
       // Under `ios` the scrolls the model makes are its own phase's; only others (keys, the scrollbar) count.
-      if (!this.iosPhysics || Math.abs(this.scrollPosition() - (this.ios.applied ?? -1)) > 0.5) this.lastScrollAt = performance.now();
-      this.wake();
+      if (!this.iosPhysics || Math.abs(this.scrollPosition() - (this.ios.applied ?? -1)) > 0.5) this.sampler.scrolled();
+      else this.wake();
     }, { passive: true });
 
     s.addEventListener("wheel", (event) => this.onWheel(event), { passive: false });
@@ -366,45 +338,31 @@ export class GeometryReporter extends EventTarget {
     s.addEventListener("touchcancel", (event) => this.onTouchEnd(event));
 
     s.addEventListener("keydown", (event) => {
-      if (!SCROLL_KEYS.has(event.key)) return;
-      this.keyHeld = true;
-      this.lastKeyAt = performance.now();
-      this.animatingSince = null;
-      this.wake();
+      if (this.sampler.key(event, true)) this.animatingSince = null;
     });
-    s.addEventListener("keyup", (event) => {
-      if (!SCROLL_KEYS.has(event.key)) return;
-      this.keyHeld = false;
-      this.lastKeyAt = performance.now();
-      this.wake();
-    });
+    s.addEventListener("keyup", (event) => this.sampler.key(event, false));
     s.addEventListener("blur", () => {
-      this.keyHeld = false;
+      this.sampler.keyHeld = false;
     });
   }
 
   onWheel(event) {
-    if (event.ctrlKey) return; // pinch-zoom gesture, not a scroll
-    const { dx, dy } = wheelPixels(event, this.scroller.clientHeight);
-    const horizontal = this.axis === "horizontal";
-    // On a horizontal strip a plain vertical wheel scrolls along the strip.
-    const verticalWheelOnStrip = horizontal && Math.abs(dy) > Math.abs(dx);
-    const delta = horizontal ? (verticalWheelOnStrip ? dy : dx) : dy;
-    if (delta === 0) return;
-    this.lastWheelAt = performance.now();
+    const wheel = this.sampler.wheel(event, this.axis, this.scroller.clientHeight);
+    if (!wheel) return;
+    const { delta, acrossStrip } = wheel;
     this.animatingSince = null;
-    this.wake();
     if (this.iosPhysics) {
       if (event.cancelable) event.preventDefault();
       this.ios.wheelBy(delta, event.timeStamp);
       return;
     }
-    if (this.pull > 0 || (this.atStart() && delta < 0)) {
+    if (this.sampler.pulls(-delta)) {
       if (event.cancelable) event.preventDefault();
       this.addPull(-delta);
       return;
     }
-    if (verticalWheelOnStrip) {
+    // On a horizontal strip a plain vertical wheel scrolls along the strip.
+    if (acrossStrip) {
       if (event.cancelable) event.preventDefault();
       this.scroller.scrollLeft += delta;
     }
@@ -412,34 +370,31 @@ export class GeometryReporter extends EventTarget {
 
   /** The pointer's position along the axis, in the frame's CSS pixels (the frame may be scaled). */
   mainAxisPoint(event) {
-    return (this.axis === "horizontal" ? event.clientX : event.clientY) / (this.scale() || 1);
+    return axisPoint(event, this.axis, this.scale() || 1);
   }
 
   onPointerDown(event) {
-    if (event.pointerType === "touch" || event.button !== 0) return;
+    if (!startsDrag(event)) return;
     // A button in the feed (Retry) gets its click: capturing the pointer would take it away.
     if (event.target instanceof Element && event.target.closest("button, a, input, select")) return;
     const rect = this.scroller.getBoundingClientRect();
     const k = this.scale() || 1;
     // Leave the scrollbar to the browser.
     if ((event.clientX - rect.left) / k >= this.scroller.clientWidth || (event.clientY - rect.top) / k >= this.scroller.clientHeight) return;
-    this.drag = { id: event.pointerId, last: this.mainAxisPoint(event), total: 0, moved: false };
+    const point = this.mainAxisPoint(event);
+    this.sampler.press(event, point);
     this.scroller.setPointerCapture(event.pointerId);
     // Under `ios` a press catches content in motion, as a finger does.
-    if (this.iosPhysics && this.ios.moving) this.ios.down(this.drag.last, event.timeStamp);
+    if (this.iosPhysics && this.ios.moving) this.ios.down(point, event.timeStamp);
     this.wake();
   }
 
   onPointerMove(event) {
-    const drag = this.drag;
-    if (!drag || event.pointerId !== drag.id) return;
     const point = this.mainAxisPoint(event);
-    const delta = point - drag.last;
-    drag.last = point;
-    drag.total += Math.abs(delta);
-    if (!drag.moved) {
-      if (drag.total < RULES.dragSlopPx) return;
-      drag.moved = true;
+    const move = this.sampler.pointerMove(event, point);
+    if (!move) return;
+    const { delta, started } = move;
+    if (started) {
       this.scroller.classList.add("is-dragging");
       if (this.iosPhysics && !this.ios.finger) this.ios.down(point - delta, event.timeStamp);
     }
@@ -452,8 +407,7 @@ export class GeometryReporter extends EventTarget {
   }
 
   onPointerEnd(event) {
-    if (!this.drag || event.pointerId !== this.drag.id) return;
-    this.drag = null;
+    if (!this.sampler.pointerEnd(event)) return;
     if (this.iosPhysics) this.releaseFinger(event.timeStamp);
     this.scroller.classList.remove("is-dragging");
     if (this.scroller.hasPointerCapture(event.pointerId)) this.scroller.releasePointerCapture(event.pointerId);
@@ -466,7 +420,7 @@ export class GeometryReporter extends EventTarget {
    */
   dragBy(delta) {
     this.animatingSince = null;
-    if (this.pull > 0 || (this.atStart() && delta > 0)) {
+    if (this.sampler.pulls(delta)) {
       this.addPull(delta);
       return;
     }
@@ -485,42 +439,28 @@ export class GeometryReporter extends EventTarget {
   }
 
   onTouchStart(event) {
-    if (event.touches.length !== 1) return;
-    const t = event.touches[0];
-    this.touch = { id: t.identifier, last: this.mainAxisPoint(t) };
-    this.spring = null;
+    if (!this.sampler.touchStart(event, (touch) => this.mainAxisPoint(touch))) return;
     this.animatingSince = null;
-    if (this.iosPhysics) this.ios.down(this.touch.last, event.timeStamp);
-    this.wake();
+    if (this.iosPhysics) this.ios.down(this.sampler.touch.last, event.timeStamp);
   }
 
   onTouchMove(event) {
-    if (!this.touch) return;
-    const t = Array.from(event.touches).find((touch) => touch.identifier === this.touch.id);
-    if (!t) return;
-    const point = this.mainAxisPoint(t);
-    const delta = point - this.touch.last;
-    this.touch.last = point;
+    const move = this.sampler.touchMove(event, (touch) => this.mainAxisPoint(touch));
+    if (!move) return;
     if (this.iosPhysics) {
       if (event.cancelable) event.preventDefault();
-      this.ios.move(point, event.timeStamp);
+      this.ios.move(move.point, event.timeStamp);
       this.wake();
       return;
     }
     // Native scrolling handles everything except the pull past the top.
-    if (this.pull > 0 || (this.atStart() && delta > 0)) {
+    if (this.sampler.pulls(move.delta)) {
       if (event.cancelable) event.preventDefault();
-      this.addPull(delta);
+      this.addPull(move.delta);
     }
   }
 
   onTouchEnd(event) {
-    if (!this.touch) return;
-    const still = Array.from(event.touches).some((touch) => touch.identifier === this.touch.id);
-    if (!still) {
-      this.touch = null;
-      if (this.iosPhysics) this.releaseFinger(event.timeStamp);
-    }
-    this.wake();
+    if (this.sampler.touchEnd(event) && this.iosPhysics) this.releaseFinger(event.timeStamp);
   }
 }
