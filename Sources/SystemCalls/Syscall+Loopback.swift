@@ -137,7 +137,7 @@ package struct SystemCallError: Error, CustomStringConvertible {
         self.code = code
     }
 
-    package var description: String { "\(call): \(String(cString: strerror(code)))" }
+    package var description: String { "\(call): \(Errno(code: code).message)" }
 }
 
 extension Result where Failure == Errno {

@@ -187,7 +187,7 @@ final class TraceFile {
             return
         }
         if case .failure(let error) = writeAll(pending, to: target) {
-            let reason = String(cString: strerror(error.code))
+            let reason = error.message
             // Appending only, so the file ended at the last whole line before this write.
             Syscall.truncate(target, to: Int(status.st_size))
             budget?.giveBack(pending.count)
@@ -208,7 +208,7 @@ final class TraceFile {
         let path: String
         /// The `errno` of `open(2)`.
         let code: Int32
-        var description: String { "cannot write \(path): \(String(cString: strerror(code)))" }
+        var description: String { "cannot write \(path): \(Errno(code: code).message)" }
     }
 
     /// Opens the trace for appending: created new (never an existing one: a trace never mixes two
