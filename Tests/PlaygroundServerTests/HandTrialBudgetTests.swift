@@ -8,10 +8,10 @@ import Testing
 /// against the real executable.
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct HandTrialBudgetTests {
-    /// `upload` in `forkTrace` pieces, framed once.
-    static func frames(_ upload: [UInt8]) -> [[UInt8]] {
-        stride(from: 0, to: upload.count, by: 25_000).map { start in
-            let piece = String(decoding: upload[start..<min(upload.count, start + 25_000)], as: UTF8.self)
+    /// `upload` in `forkTrace` pieces of `pieceBytes`, framed once.
+    static func frames(_ upload: [UInt8], pieceBytes: Int = 25_000) -> [[UInt8]] {
+        stride(from: 0, to: upload.count, by: pieceBytes).map { start in
+            let piece = String(decoding: upload[start..<min(upload.count, start + pieceBytes)], as: UTF8.self)
             let message = JSONValue.object(["type": "forkTrace", "text": .string(piece)]).jsonString
             return RawWebSocket.frame(opcode: 0x1, payload: Array(message.utf8))
         }
@@ -115,6 +115,24 @@ struct HandTrialBudgetTests {
         let page = try Self.uploaded(Self.greedy, port: server.port)
         try page.send(#"{"type":"tryHand"}"#)
         let answer = try Self.answer(page)
+        #expect(answer["type"] == "handResult", "\(answer["message"] ?? .null)")
+    }
+
+    /// A trace sent slower than `--hello-timeout` in all, each piece within it (a big trace over a slow link), is
+    /// kept and tried: the timeout counts from the last piece.
+    @Test func anUploadSlowerThanTheHelloTimeoutIsKept() throws {
+        let server = try ServerProcess(["--hello-timeout", "1"])
+        let socket = try RawWebSocket(port: server.port, timeout: .seconds(30))
+        let pieces = Self.frames(HandTrialTests.trace, pieceBytes: HandTrialTests.trace.count / 5 + 1)
+        let started = ContinuousClock.now
+        for piece in pieces {
+            try socket.sendFrame(piece)
+            // A slow link: the next piece comes 0.4 s later.
+            Thread.sleep(forTimeInterval: 0.4)
+        }
+        #expect(ContinuousClock.now - started > .seconds(1.5))
+        try socket.send(#"{"type":"tryHand"}"#)
+        let answer = try Self.answer(socket)
         #expect(answer["type"] == "handResult", "\(answer["message"] ?? .null)")
     }
 

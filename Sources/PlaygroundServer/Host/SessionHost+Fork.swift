@@ -44,9 +44,9 @@ extension SessionHost {
             maxMessageBytes: options.maxMessageBytes)
     }
 
-    /// Keeps a piece of a parent trace sent before `hello`; refuses a piece without `text` or past
-    /// `--max-fork-bytes` (what was sent so far is then dropped), and closes with 1013 a connection whose
-    /// piece would take the uploads held past `--max-upload-bytes` (or its address past half of it).
+    /// Keeps a piece of a parent trace sent before `hello`, restarting the hello timeout; refuses a piece without
+    /// `text` or past `--max-fork-bytes` (what was sent so far is then dropped), and closes with 1013 a connection
+    /// whose piece would take the uploads held past `--max-upload-bytes` (or its address past half of it).
     func receiveForkTrace(_ text: [UInt8], on id: ConnectionID, at time: Int64, loop: WebServerLoop) {
         guard let piece = (try? JSONParser.parse(text))?.object?["text"]?.string else {
             refuse(
@@ -57,7 +57,12 @@ extension SessionHost {
         let peer = uploads.peer(of: id) ?? loop.peerAddress(of: id) ?? "unknown"
         switch uploads.append(piece.utf8, for: id, peer: peer) {
         case nil:
-            return
+            // The hello timeout counts from the last piece: a large trace over a slow link is not closed midway;
+            // a connection that goes quiet still is.
+            if links[id]?.helloTimer != nil {
+                pauseHelloTimer(id, loop: loop)
+                armHelloTimer(id, loop: loop)
+            }
         case .tooLarge(let maxBytes):
             refuse(
                 ProtocolError(.badMessage, "a parent trace is limited to \(maxBytes) bytes (--max-fork-bytes)"),
