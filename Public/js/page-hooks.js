@@ -23,7 +23,7 @@ export function installPageHooks({ live, reporter, feed, log, connection, frame,
     get status() { return live.status; },
     get session() { return connection.sessionId; },
     get presets() { return [...live.presets.values()]; },
-    get unloggedErrors() { return live.unloggedErrors.length; },
+    get unloggedErrors() { return live.unloggedErrors; },
     get events() { return live.events.slice(); },
     get frameScale() { return frame.scale; },
     /** The first item in view and its offset from the feed's top, as every geometry reports it. */
