@@ -111,11 +111,17 @@ struct HandTrialBudgetTests {
     /// answered: the timeout waits while the server works for the connection, as for a fork's rebuild. On a
     /// busy machine the greedy trial below took longer than the default 10 s and was closed as helloless.
     @Test func aTrialLongerThanTheHelloTimeoutIsAnswered() throws {
-        let server = try ServerProcess(["--max-session-items", "2000", "--hello-timeout", "1"])
-        let page = try Self.uploaded(Self.greedy, port: server.port)
+        // Twice the greedy hand (2.4 s of work alone, near --max-fork-lines) against a 1.5 s timeout: the trial
+        // outlasts the timeout (more so on a busy machine), and the gaps between the upload's pieces, each
+        // restarting it, stay within it.
+        let server = try ServerProcess(["--max-session-items", "2000", "--hello-timeout", "1.5"])
+        let page = try Self.uploaded(HostileHandTrialTests.greedy(seconds: 96), port: server.port)
+        let started = ContinuousClock.now
         try page.send(#"{"type":"tryHand"}"#)
         let answer = try Self.answer(page)
+        print("a trial against --hello-timeout 1.5 answered after \(ContinuousClock.now - started)")
         #expect(answer["type"] == "handResult", "\(answer["message"] ?? .null)")
+        #expect(ContinuousClock.now - started > .seconds(1.5), "the trial no longer outlasts the hello timeout")
     }
 
     /// A trace sent slower than `--hello-timeout` in all, each piece within it (a big trace over a slow link), is
