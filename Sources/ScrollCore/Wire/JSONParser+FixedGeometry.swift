@@ -23,7 +23,7 @@ extension JSONParser {
             parser.skip(#","leading":"#), let leading = parser.fixedNumber(),
             parser.skip(#","bottom":"#), let bottom = parser.fixedNumber(),
             parser.skip(#","trailing":"#), let trailing = parser.fixedNumber(),
-            parser.skip(#"},"phase":""#), let phaseName = parser.fixedText(),
+            parser.skip(#"},"phase":""#), let phaseName = parser.plainText(),
             let phase = Self.phases.first(where: { $0.name.elementsEqual(phaseName) })?.phase
         else { return nil }
         var rev: Int?
@@ -33,7 +33,7 @@ extension JSONParser {
         }
         var anchor: ItemAnchor?
         if parser.skip(#","anchor":{"id":""#) {
-            guard let id = parser.fixedText(), id.count > 0, id.count <= ItemAnchor.maxIDBytes,
+            guard let id = parser.plainText(), id.count > 0, id.count <= ItemAnchor.maxIDBytes,
                 parser.skip(#","offset":"#), let offset = parser.fixedNumber(), parser.skip("}")
             else { return nil }
             anchor = ItemAnchor(id: String(decoding: id, as: UTF8.self), offset: offset)
@@ -114,18 +114,5 @@ extension JSONParser {
         guard let number = fixedNumber(), number >= 0, number == number.rounded(), number < 9_007_199_254_740_992
         else { return nil }
         return Int(number)
-    }
-
-    /// The bytes of a string of printable ASCII without escapes, up to its closing quote (stepped over).
-    private mutating func fixedText() -> UnsafeBufferPointer<UInt8>? {
-        let start = index
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-            guard bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20, bytes[end] < 0x80 else { return nil }
-            end += 1
-        }
-        guard end < bytes.count else { return nil }
-        index = end + 1
-        return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 }

@@ -146,7 +146,14 @@ extension JSONParser {
     /// Reads a short string without escapes (member names, `type`, `phase`): the bytes between the quotes.
     private mutating func readName() -> UnsafeBufferPointer<UInt8>? {
         guard current == UInt8(ascii: "\"") else { return nil }
-        let start = index + 1
+        index += 1
+        return plainText()
+    }
+
+    /// The bytes of a string of printable ASCII without escapes, from here (past its opening quote) up to its
+    /// closing quote (stepped over); nil for anything else. Both geometry fast paths read strings with it.
+    mutating func plainText() -> UnsafeBufferPointer<UInt8>? {
+        let start = index
         var end = start
         while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
             guard bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20, bytes[end] < 0x80 else { return nil }
