@@ -7,6 +7,17 @@ import Testing
 /// with which error or close code, and that the server and the session go on.
 @Suite(.timeLimit(.minutes(10)))
 struct LimitsTests {
+    // MARK: Time to say hello
+
+    @Test func aConnectionThatSaysNoHelloIsToldTheTimeoutItHadAndClosed1008() throws {
+        let server = try ServerProcess(["--hello-timeout", "0.5"])
+        let silent = try RawWebSocket(port: server.port)
+        let refusal = try JSONParser.parse(silent.receive(until: { $0.contains(#""type":"error""#) }))
+        #expect(refusal["code"] == "not_ready")
+        #expect(refusal["message"] == "no hello within 0.5 s")
+        #expect(try silent.receiveClose() == 1008)
+    }
+
     // MARK: Message size
 
     @Test func messageSizeLimitFollowsTheFlag() throws {

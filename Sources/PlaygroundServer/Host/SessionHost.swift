@@ -149,9 +149,11 @@ final class SessionHost: WebServerDelegate {
     private func helloTimedOut(_ id: ConnectionID, after milliseconds: Int, loop: WebServerLoop) {
         guard links[id]?.session == nil else { return }
         links[id]?.helloTimer = nil
+        // As `--hello-timeout` was given: 10 s, 1.5 s.
+        let seconds =
+            milliseconds % 1000 == 0 ? String(milliseconds / 1000) : String(Double(milliseconds) / 1000)
         refuse(
-            ProtocolError(.notReady, "no hello within \(milliseconds / 1000) s"), on: id, at: now, counted: false,
-            loop: loop)
+            ProtocolError(.notReady, "no hello within \(seconds) s"), on: id, at: now, counted: false, loop: loop)
         loop.close(id, code: 1008, reason: "no hello in time")
     }
 
