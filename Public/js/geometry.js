@@ -33,10 +33,6 @@ const RETRY_SEND_MS = 200;
  * Events (EventTarget): `geometry` (detail: {geometry, seq, sent}) for every changed measurement,
  * `pull` (detail: pull px) whenever the simulated pull changes.
  */
-// The scroll event a pin to the bottom causes arrives a frame later, measured against a layout that may
-// have grown meanwhile: within this long after a pin, scroll events do not unpin the view.
-const PIN_SETTLE_MS = 50;
-
 export class GeometryReporter extends EventTarget {
   /**
    * @param {object} options
@@ -55,7 +51,7 @@ export class GeometryReporter extends EventTarget {
     // `chat`: like SwiftUI's defaultScrollAnchor(.bottom), a view at its end stays there as sizes change.
     this.anchoredAtBottom = anchoredAtBottom;
     this.wasAtEnd = false;
-    this.pinnedAt = -Infinity;
+    this.seenPosition = null; // the scroll position the last scroll event or pin to the bottom found
     this.pullThreshold = pullThreshold;
     this.scale = scale;
     this.retryTimer = null;
@@ -80,16 +76,10 @@ export class GeometryReporter extends EventTarget {
     this.animatingSince = null; // scrollToTop in progress
     this.installListeners();
     // Sizes change without a scroll event: items land, the frame is resized, the axis flips.
-    // Whether the view sits at its end is what the user did (a scroll), not what content growth did to it.
-    this.scroller.addEventListener("scroll", () => {
-      // The scroll a pin to the bottom caused reports a layout that may have grown since: it stays pinned.
-      if (performance.now() - this.pinnedAt < PIN_SETTLE_MS) return;
-      const s = this.scroller;
-      this.wasAtEnd = this.axis === "horizontal"
-        ? s.scrollLeft + s.clientWidth >= s.scrollWidth - 1
-        : s.scrollTop + s.clientHeight >= s.scrollHeight - 1;
-    }, { passive: true });
+    this.scroller.addEventListener("scroll", () => this.noteScroll(), { passive: true });
     this.resizeObserver = new ResizeObserver(() => {
+      // A scroll made this frame (its event comes with the next) counts before the new size pins the view.
+      if (this.seenPosition !== null) this.noteScroll();
       if (this.anchoredAtBottom() && this.wasAtEnd) this.scrollToBottom();
       this.wake();
     });
@@ -173,9 +163,25 @@ export class GeometryReporter extends EventTarget {
     if (this.axis === "horizontal") this.scroller.scrollLeft = this.scroller.scrollWidth;
     else this.scroller.scrollTop = this.scroller.scrollHeight;
     this.wasAtEnd = true;
-    this.pinnedAt = performance.now();
     if (this.iosPhysics) this.ios.settle();
+    this.seenPosition = this.scrollPosition();
     this.wake();
+  }
+
+  /**
+   * Whether the view sits at its end is what someone did (a scroll), not what content growth did to it. The
+   * scroll event a pin causes arrives a frame later, measured against a layout that may have grown since: at
+   * the position the pin left, the view stays pinned. Any other position is a scroll someone made (the
+   * reader, however soon after the pin) and says whether the view is at its end.
+   */
+  noteScroll() {
+    const position = this.scrollPosition();
+    if (position === this.seenPosition) return;
+    this.seenPosition = position;
+    const s = this.scroller;
+    this.wasAtEnd = this.axis === "horizontal"
+      ? s.scrollLeft + s.clientWidth >= s.scrollWidth - 1
+      : s.scrollTop + s.clientHeight >= s.scrollHeight - 1;
   }
 
   /** Jumps to the top at once: a scroll to the top that a new, shorter list overtook. */

@@ -87,3 +87,40 @@ def test_chat_follows_a_new_message_only_at_the_bottom_and_looks_right_on_a_phon
     assert last["data"]["follow"] is False
     assert not page.evaluate(AT_END)
     assert probe.problems() == [], "\n".join(probe.problems())
+
+
+# The page keeps a chat pinned to its end while content grows there, and learns that the reader left the end
+# from the scroll they make. A scroll made the moment a pin landed is the reader's too: the next message must
+# land below the view (follow false), not pull it back to the end. (Judged by time, "within 50 ms of a pin is
+# the pin's own scroll", it was dropped: a wheel right after a row was measured at the end was undone by the
+# next message on a busy machine.)
+def test_a_reader_who_scrolls_up_as_a_pin_lands_stays_where_they_scrolled(start_server, open_page):
+    server = start_server(preset="chat", new_message_every_ms=700)
+    page, probe = open_page(server, width=390, height=844)
+    wait_items(page, 30)
+    wait_event(page, "messageArrived")
+    wait_until(page, AT_END)
+    # The pin a followed message causes scrolls the feed to its end; in that very scroll event the reader scrolls up.
+    left_at = page.evaluate(
+        """() => new Promise((resolve) => {
+             const f = document.getElementById('feed');
+             const held = window.playground.itemIds().length;
+             const onScroll = () => {
+               if (window.playground.itemIds().length === held) return;
+               if (f.scrollTop + f.clientHeight < f.scrollHeight - 2) return;
+               f.removeEventListener('scroll', onScroll);
+               f.scrollTop -= 600;
+               resolve(f.scrollTop);
+             };
+             f.addEventListener('scroll', onScroll);
+           })""")
+    wait_state(page, "!s.reachedBottom")
+    seen = event_count(page, "messageArrived")
+    wait_event(page, "messageArrived", seen + 1)
+    sync(page)
+    last = page.evaluate("window.playground.events.filter(e => e.name === 'messageArrived').at(-1)")
+    assert last["data"]["follow"] is False
+    assert not page.evaluate(AT_END)
+    assert abs(page.evaluate("document.getElementById('feed').scrollTop") - left_at) < 2
+    assert state(page)["reachedBottom"] is False
+    assert probe.problems() == [], "\n".join(probe.problems())
