@@ -164,9 +164,23 @@ class Probe:
     failed_requests: list[str] = field(default_factory=list)
     bad_responses: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
+    # Which document issued each request: one navigation of the tab (a reload, a goto) after another.
+    documents: int = 0
+    issued_by: dict = field(default_factory=dict)
 
     def problems(self) -> list[str]:
         return self.console_errors + self.failed_requests + self.bad_responses + self.page_errors
+
+    def note_request(self, request) -> None:
+        if request.is_navigation_request() and request.frame.parent_frame is None:
+            self.documents += 1
+        self.issued_by[request] = self.documents
+
+    def note_failure(self, request) -> None:
+        # A fetch still under way when the tab navigates is cancelled with its document: not a failure.
+        cancelled = request.failure == "net::ERR_ABORTED" and self.issued_by.get(request, self.documents) < self.documents
+        if not cancelled and not request.url.startswith("blob:"):
+            self.failed_requests.append(f"failed: {request.url} ({request.failure})")
 
 
 def with_physics(query: str, physics: str) -> str:
@@ -200,8 +214,8 @@ def open_page(browser, physics):
 
         page.on("console", on_console)
         page.on("pageerror", lambda error: probe.page_errors.append(f"pageerror: {error}"))
-        page.on("requestfailed", lambda request: probe.failed_requests.append(
-            f"failed: {request.url} ({request.failure})") if not request.url.startswith("blob:") else None)
+        page.on("request", probe.note_request)
+        page.on("requestfailed", probe.note_failure)
         page.on("response", lambda response: probe.bad_responses.append(f"{response.status}: {response.url}")
                 if response.status >= 400 else None)
         page.goto(server.url + with_physics(query, physics))

@@ -100,19 +100,21 @@ def test_a_reader_who_scrolls_up_as_a_pin_lands_stays_where_they_scrolled(start_
     wait_items(page, 30)
     wait_event(page, "messageArrived")
     wait_until(page, AT_END)
-    # The pin a followed message causes scrolls the feed to its end; in that very scroll event the reader scrolls up.
+    # A followed message: the server's `scrollToBottom` command pins the view, and its log (which comes after
+    # the command) reaches the page. In the first frame after that the reader scrolls up.
     left_at = page.evaluate(
         """() => new Promise((resolve) => {
              const f = document.getElementById('feed');
-             const held = window.playground.itemIds().length;
-             const onScroll = () => {
-               if (window.playground.itemIds().length === held) return;
-               if (f.scrollTop + f.clientHeight < f.scrollHeight - 2) return;
-               f.removeEventListener('scroll', onScroll);
+             const followed = window.playground.eventCount('scrollToBottom');
+             const frame = () => {
+               const last = window.playground.events.filter((e) => e.name === 'messageArrived').at(-1);
+               const pinned = window.playground.eventCount('scrollToBottom') > followed && last.data.follow === true
+                 && window.playground.itemIds().at(-1) === last.data.id;
+               if (!pinned || f.scrollTop + f.clientHeight < f.scrollHeight - 2) return requestAnimationFrame(frame);
                f.scrollTop -= 600;
                resolve(f.scrollTop);
              };
-             f.addEventListener('scroll', onScroll);
+             requestAnimationFrame(frame);
            })""")
     wait_state(page, "!s.reachedBottom")
     seen = event_count(page, "messageArrived")
