@@ -126,7 +126,7 @@ final class ServerProcess: @unchecked Sendable {
     /// until it returns false. Not `readabilityHandler`: its dispatch source on a pipe can crash libdispatch's
     /// event loop on Linux (`_dispatch_event_loop_drain`, swift-corelibs-foundation #3276), taking the whole
     /// test run down with it.
-    private static func readToEnd(_ handle: FileHandle, take: @escaping @Sendable (Data) -> Bool) {
+    static func readToEnd(_ handle: FileHandle, take: @escaping @Sendable (Data) -> Bool) {
         Thread {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
@@ -261,7 +261,8 @@ final class ServerProcess: @unchecked Sendable {
     }
 }
 
-/// Runs the executable to completion (for flag errors and --help): its exit code, stdout and stderr.
+/// Runs the executable to completion (for flag errors and --help): its exit code, stdout and stderr. Past
+/// `timeout` it is stopped, and what it wrote by then is returned.
 func runToCompletion(
     _ arguments: [String], in directory: URL = ServerProcess.packageRoot, timeout: TimeInterval = 20
 ) throws -> (
@@ -276,16 +277,53 @@ func runToCompletion(
     process.standardOutput = output
     process.standardError = errors
     try process.run()
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = errors.fileHandleForReading.readDataToEndOfFile()
-    while process.isRunning && Date() < deadline { process.waitUntilExit() }
-    // Past the deadline the status cannot be read from a running process: stop it first.
-    if process.isRunning {
+    let written = ChildOutput(output, errors)
+    if !written.waitForEnds(until: Date(timeIntervalSinceNow: timeout)) {
         process.terminate()
-        process.waitUntilExit()
+        _ = written.waitForEnds(until: Date(timeIntervalSinceNow: 5))  // what it wrote before it stopped
     }
-    return (
-        process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self)
-    )
+    process.waitUntilExit()
+    return (process.terminationStatus, written.text(0), written.text(1))
+}
+
+/// What a child writes to its pipes, each read to its end on a thread of its own: read one after the other,
+/// a child that fills the second pipe (64 KiB) while the first is read never finishes.
+private final class ChildOutput: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var data: [Data]
+    private var open: Int
+
+    init(_ pipes: Pipe...) {
+        data = Array(repeating: Data(), count: pipes.count)
+        open = pipes.count
+        for (index, pipe) in pipes.enumerated() {
+            ServerProcess.readToEnd(pipe.fileHandleForReading) { chunk in
+                self.condition.lock()
+                defer { self.condition.unlock() }
+                if chunk.isEmpty {
+                    self.open -= 1
+                    self.condition.broadcast()
+                } else {
+                    self.data[index].append(chunk)
+                }
+                return true
+            }
+        }
+    }
+
+    /// Waits until every pipe has ended (the child closed them, by exiting) or `deadline`: whether they ended.
+    func waitForEnds(until deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while open > 0 {
+            guard condition.wait(until: deadline) else { return false }
+        }
+        return true
+    }
+
+    func text(_ index: Int) -> String {
+        condition.lock()
+        defer { condition.unlock() }
+        return String(decoding: data[index], as: UTF8.self)
+    }
 }
