@@ -67,13 +67,19 @@ def test_a_prepend_taller_than_the_viewport_keeps_the_item_the_feed_opened_at(st
     assert probe.problems() == [], "\n".join(probe.problems())
 
 
-def test_chat_follows_a_new_message_only_at_the_bottom_and_looks_right_on_a_phone(start_server, open_page):
-    # A message a second: at 400 ms a page that opened slowly on a busy machine already held 31 or more rows.
-    server = start_server(preset="chat", new_message_every_ms=1000)
+def open_chat_on_a_phone(start_server, open_page, every_ms: int):
+    """A chat at 390 x 844 whose first new message has arrived, the view at its end."""
+    server = start_server(preset="chat", new_message_every_ms=every_ms)
     page, probe = open_page(server, width=390, height=844)
     wait_items(page, 30)
     wait_event(page, "messageArrived")
     wait_until(page, AT_END)
+    return page, probe
+
+
+def test_chat_follows_a_new_message_only_at_the_bottom_and_looks_right_on_a_phone(start_server, open_page):
+    # A message a second: at 400 ms a page that opened slowly on a busy machine already held 31 or more rows.
+    page, probe = open_chat_on_a_phone(start_server, open_page, every_ms=1000)
     expect(page.locator("#items > article").last).to_have_attribute("data-id", "message-1")
     page.screenshot(path=str(SCREENSHOTS / "chat-390x844.png"))
     followed = page.evaluate("window.playground.events.filter(e => e.name === 'messageArrived')")[0]
@@ -95,11 +101,7 @@ def test_chat_follows_a_new_message_only_at_the_bottom_and_looks_right_on_a_phon
 # the pin's own scroll", it was dropped: a wheel right after a row was measured at the end was undone by the
 # next message on a busy machine.)
 def test_a_reader_who_scrolls_up_as_a_pin_lands_stays_where_they_scrolled(start_server, open_page):
-    server = start_server(preset="chat", new_message_every_ms=700)
-    page, probe = open_page(server, width=390, height=844)
-    wait_items(page, 30)
-    wait_event(page, "messageArrived")
-    wait_until(page, AT_END)
+    page, probe = open_chat_on_a_phone(start_server, open_page, every_ms=700)
     # A followed message: the server's `scrollToBottom` command pins the view, and its log (which comes after
     # the command) reaches the page. In the first frame after that the reader scrolls up.
     left_at = page.evaluate(
